@@ -1,0 +1,48 @@
+// Builds the three outputs into dist/: the extension (cjs, `vscode` external), the
+// `peon` CLI (cjs with a shebang) and the Svelte webview (iife + css).
+// Flags: --watch rebuilds on change; --production minifies and drops sourcemaps.
+import { chmod } from 'node:fs/promises';
+import * as esbuild from 'esbuild';
+import sveltePlugin from 'esbuild-svelte';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  logLevel: process.argv.includes('--quiet') ? 'warning' : 'info',
+  legalComments: production ? 'none' : 'inline',
+};
+
+const node = { ...common, platform: 'node', target: 'node20', format: 'cjs' };
+
+/** @type {esbuild.BuildOptions[]} */
+const builds = [
+  { ...node, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  {
+    ...node,
+    entryPoints: { cli: 'src/cli/main.ts' },
+    outdir: 'dist',
+    banner: { js: '#!/usr/bin/env node' },
+    plugins: [{ name: 'executable', setup: (b) => b.onEnd(() => chmod('dist/cli.js', 0o755).catch(() => {})) }],
+  },
+  {
+    ...common,
+    entryPoints: { main: 'webview/main.ts' },
+    outdir: 'dist/webview',
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    mainFields: ['svelte', 'browser', 'module', 'main'],
+    conditions: ['svelte', 'browser', production ? 'production' : 'development'],
+    plugins: [sveltePlugin({ compilerOptions: { css: 'external', dev: !production } })],
+  },
+];
+
+if (watch) {
+  for (const options of builds) await (await esbuild.context(options)).watch();
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+}

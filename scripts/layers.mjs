@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// The layer rules of DESIGN.md §1, checked over the import graph of the source tree.
+// `node scripts/layers.mjs` prints violations; test/unit/layers.test.ts runs the same check.
+import fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import ts from 'typescript';
+import { repoRoot } from './paths.mjs';
+
+const builtins = new Set(builtinModules);
+const isNodeBuiltin = (spec) => spec.startsWith('node:') || builtins.has(spec.split('/')[0]);
+
+/** Each layer: where it lives, and what it may not import. */
+export const LAYERS = [
+  { name: 'core', dir: 'src/core', noVscode: true, noNode: false, mayNotReach: ['src/extension', 'src/cli', 'webview'] },
+  { name: 'shared', dir: 'src/shared', noVscode: true, noNode: true, mayNotReach: ['src/core', 'src/extension', 'src/cli', 'webview'] },
+  { name: 'cli', dir: 'src/cli', noVscode: true, noNode: false, mayNotReach: ['src/extension', 'webview'] },
+  { name: 'webview', dir: 'webview', noVscode: true, noNode: true, mayNotReach: ['src/core', 'src/extension', 'src/cli'] },
+];
+
+function sourceFiles(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.(ts|mts|svelte)$/.test(e.name) && !e.name.endsWith('.d.ts'))
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+/** Module specifiers a file imports: static, dynamic, `require`, `export … from`. */
+export function importsOf(file) {
+  let text = fs.readFileSync(file, 'utf8');
+  if (file.endsWith('.svelte')) {
+    text = [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
+  }
+  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+}
+
+/** @returns {string[]} one line per violation, `file: reason` */
+export function checkLayers(root = repoRoot) {
+  const violations = [];
+  for (const layer of LAYERS) {
+    for (const file of sourceFiles(path.join(root, layer.dir))) {
+      const rel = path.relative(root, file);
+      for (const spec of importsOf(file)) {
+        if (layer.noVscode && spec === 'vscode') violations.push(`${rel}: ${layer.name} imports 'vscode'`);
+        else if (layer.noNode && isNodeBuiltin(spec)) violations.push(`${rel}: ${layer.name} imports the Node module '${spec}'`);
+        else if (spec.startsWith('.')) {
+          const target = path.relative(root, path.resolve(path.dirname(file), spec));
+          const reached = layer.mayNotReach.find((dir) => target === dir || target.startsWith(dir + path.sep));
+          if (reached) violations.push(`${rel}: ${layer.name} imports '${spec}' from ${reached}`);
+        }
+      }
+    }
+  }
+  return violations;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const violations = checkLayers();
+  for (const v of violations) console.error(v);
+  console.log(violations.length === 0 ? 'Layers: no violations.' : `Layers: ${violations.length} violation(s).`);
+  process.exitCode = violations.length === 0 ? 0 : 1;
+}

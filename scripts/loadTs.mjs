@@ -1,0 +1,21 @@
+// Loads a TypeScript module from src/ in a plain Node script, bundled by esbuild in memory.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import { repoRoot } from './paths.mjs';
+
+export async function loadTs(relativePath) {
+  const file = path.join(repoRoot, relativePath);
+  const { outputFiles } = await esbuild.build({
+    entryPoints: [file],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    write: false,
+    external: ['vscode'],
+  });
+  const module = { exports: {} };
+  new Function('module', 'exports', 'require', outputFiles[0].text)(module, module.exports, createRequire(file));
+  return module.exports;
+}

@@ -1,0 +1,101 @@
+// Every `peon.*` setting, declared once. package.json's `contributes.configuration`
+// is derived from this table (`npm run manifest`), and a unit test fails when the two drift.
+import * as z from 'zod';
+
+/**
+ * VS Code setting scopes. `machine` and `application` cannot be set by a workspace:
+ * anything that loosens permissions, redirects a model endpoint or swaps an
+ * executable uses one of them, so a cloned repository cannot change it.
+ */
+export type SettingScope = 'application' | 'machine' | 'window' | 'resource';
+
+export interface SettingSpec {
+  readonly schema: z.ZodType;
+  readonly scope: SettingScope;
+  readonly description: string;
+  readonly default?: unknown;
+  readonly enumDescriptions?: readonly string[];
+}
+
+export const PROVIDERS = ['anthropic', 'openai', 'vscode-lm'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+export const SETTINGS = {
+  'peon.model.provider': {
+    schema: z.enum(PROVIDERS),
+    scope: 'machine',
+    description: 'Which model API Peon talks to. Read from user settings only.',
+    enumDescriptions: [
+      'Anthropic Messages API; the key is kept in SecretStorage, never in settings.',
+      'An OpenAI-compatible Chat Completions server: OpenAI, Ollama, LM Studio, vLLM, OpenRouter, llama.cpp.',
+      "VS Code's Language Model API (for example GitHub Copilot's models): no key needed.",
+    ],
+  },
+  'peon.model.id': {
+    schema: z.string().trim().min(1).max(200),
+    scope: 'machine',
+    description: 'The model name as the provider spells it. Read from user settings only.',
+  },
+  'peon.model.baseUrl': {
+    schema: z.url({ protocol: /^https?$/ }),
+    scope: 'machine',
+    description:
+      'Base URL of the model API, for OpenAI-compatible servers and proxies. Read from user settings only: a workspace could otherwise send your API key to a server of its choosing.',
+  },
+} as const satisfies Record<string, SettingSpec>;
+
+export type SettingKey = keyof typeof SETTINGS;
+export type SettingValues = { [K in SettingKey]?: z.infer<(typeof SETTINGS)[K]['schema']> };
+
+/** Settings that only user or machine scope may set; a workspace value is ignored. */
+export function isUserScopeOnly(key: SettingKey): boolean {
+  const scope: SettingScope = SETTINGS[key].scope;
+  return scope === 'machine' || scope === 'application';
+}
+
+/** The values as VS Code (`inspect`) or the CLI's `--config` and `.vscode/settings.json` give them. */
+export interface SettingLayers {
+  readonly user: Readonly<Record<string, unknown>>;
+  readonly workspace: Readonly<Record<string, unknown>>;
+}
+
+export interface ResolvedSettings {
+  readonly values: SettingValues;
+  /** One line per ignored value, written for the user. */
+  readonly warnings: readonly string[];
+}
+
+export function resolveSettings(layers: SettingLayers): ResolvedSettings {
+  const values: Record<string, unknown> = {};
+  const warnings: string[] = [];
+  for (const key of Object.keys(SETTINGS) as SettingKey[]) {
+    const spec: SettingSpec = SETTINGS[key];
+    let raw = layers.user[key];
+    if (layers.workspace[key] !== undefined) {
+      if (isUserScopeOnly(key)) warnings.push(`${key} is ignored in workspace settings; set it in your user settings.`);
+      else raw = layers.workspace[key];
+    }
+    if (raw === undefined) raw = spec.default;
+    if (raw === undefined) continue;
+    const parsed = spec.schema.safeParse(raw);
+    if (parsed.success) values[key] = parsed.data;
+    else warnings.push(`${key} has an invalid value and is ignored: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
+  }
+  return { values: values as SettingValues, warnings };
+}
+
+/** The `contributes.configuration.properties` object for package.json. */
+export function settingsManifest(): Record<string, Record<string, unknown>> {
+  const properties: Record<string, Record<string, unknown>> = {};
+  for (const [key, spec] of Object.entries(SETTINGS) as [SettingKey, SettingSpec][]) {
+    const { $schema: _ignored, ...schema } = z.toJSONSchema(spec.schema) as Record<string, unknown>;
+    properties[key] = {
+      ...schema,
+      ...(spec.default !== undefined ? { default: spec.default } : {}),
+      ...(spec.enumDescriptions ? { enumDescriptions: spec.enumDescriptions } : {}),
+      scope: spec.scope,
+      markdownDescription: spec.description,
+    };
+  }
+  return properties;
+}

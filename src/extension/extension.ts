@@ -1,0 +1,24 @@
+import * as vscode from 'vscode';
+import { CHAT_VIEW_ID, ChatViewProvider, type RenderReport } from './chatViewProvider';
+
+/** What `activate` returns; the in-host integration suite reads it. */
+export interface PeonApi {
+  readonly chat: { whenRendered(): Promise<RenderReport> };
+}
+
+// activate() stays synchronous: no network, no secrets, no workspace scan (PERF.md B12).
+export function activate(context: vscode.ExtensionContext): PeonApi {
+  const log = vscode.window.createOutputChannel('Peon', { log: true });
+  const chat = new ChatViewProvider(context.extensionUri, log);
+  context.subscriptions.push(
+    log,
+    chat,
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chat),
+    vscode.commands.registerCommand('peon.focusChat', () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`)),
+    vscode.commands.registerCommand('peon.newChat', () => chat.newChat()),
+    vscode.commands.registerCommand('peon.stop', () => chat.stop()),
+  );
+  return { chat: { whenRendered: () => chat.whenRendered() } };
+}
+
+export function deactivate(): void {}

@@ -1,0 +1,61 @@
+// The host <-> webview protocol, declared once. Both sides import these schemas and
+// validate every message they receive: a webview is a web page, and the host treats
+// it as untrusted input; the webview does the same with what the host sends.
+import * as z from 'zod';
+
+const id = z.string().min(1).max(100);
+/** Bounds a composer message; a paste larger than this is refused, not silently cut. */
+export const MAX_MESSAGE_CHARS = 200_000;
+
+export const ModelStatus = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('unconfigured') }),
+  z.object({ state: z.literal('configured'), provider: z.string().max(100), model: z.string().max(200).optional() }),
+]);
+export type ModelStatus = z.infer<typeof ModelStatus>;
+
+export const TranscriptEntry = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('user'), id, text: z.string().max(MAX_MESSAGE_CHARS) }),
+  /** Something Peon tells the user about itself (never model output). */
+  z.object({ kind: z.literal('notice'), id, level: z.enum(['info', 'warning', 'error']), text: z.string().max(4000) }),
+]);
+export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
+
+/** Host -> webview. */
+export const HostMessage = z.discriminatedUnion('type', [
+  /** The whole conversation, sent once when the webview (re)loads or a chat starts. */
+  z.object({ type: z.literal('init'), entries: z.array(TranscriptEntry).max(100_000), model: ModelStatus }),
+  /** One entry appended: the host sends deltas, never the transcript again. */
+  z.object({ type: z.literal('append'), entry: TranscriptEntry }),
+  z.object({ type: z.literal('model'), model: ModelStatus }),
+]);
+export type HostMessage = z.infer<typeof HostMessage>;
+
+/** Webview -> host. */
+export const WebviewMessage = z.discriminatedUnion('type', [
+  /** The app mounted; `composer` says the composer rendered (checked by the in-host tests). */
+  z.object({ type: z.literal('ready'), composer: z.boolean() }),
+  z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS) }),
+  z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('newChat') }),
+]);
+export type WebviewMessage = z.infer<typeof WebviewMessage>;
+
+export type ParseResult<T> = { ok: true; message: T } | { ok: false; error: string };
+
+function parseWith<T>(schema: z.ZodType<T>, raw: unknown): ParseResult<T> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return { ok: true, message: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+  return { ok: false, error: `${issue?.message ?? 'invalid message'}${where}` };
+}
+
+export const parseHostMessage = (raw: unknown): ParseResult<HostMessage> => parseWith(HostMessage, raw);
+export const parseWebviewMessage = (raw: unknown): ParseResult<WebviewMessage> => parseWith(WebviewMessage, raw);
+
+/** One handler per message type: forgetting one is a compile error. */
+export type Handlers<M extends { type: string }> = { [K in M['type']]: (message: Extract<M, { type: K }>) => void };
+
+export function dispatch<M extends { type: string }>(handlers: Handlers<M>, message: M): void {
+  (handlers[message.type as M['type']] as (m: M) => void)(message);
+}

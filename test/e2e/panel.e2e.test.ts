@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { artifactsDir } from '../../scripts/paths.mjs';
+import { openPeonView, openPeonWorkbench, type Workbench } from './workbench';
+
+let workbench: Workbench;
+
+beforeAll(async () => {
+  workbench = await openPeonWorkbench({ 'README.md': '# e2e workspace\n' });
+});
+
+afterAll(async () => {
+  await workbench?.close();
+});
+
+test('the Peon panel opens from the activity bar, takes a message and says honestly that no model is configured', async () => {
+  const { page } = workbench;
+  const chat = await openPeonView(page);
+
+  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
+  await composer.waitFor({ timeout: 30_000 });
+  await expect.poll(() => chat.getByRole('status').first().textContent()).toContain('No model configured yet');
+
+  await composer.fill('Rename the helper in utils.ts');
+  await composer.press('Enter');
+
+  await chat.getByRole('article', { name: 'You' }).waitFor();
+  expect(await chat.getByRole('article', { name: 'You' }).textContent()).toBe('Rename the helper in utils.ts');
+  const notice = chat.getByRole('alert');
+  await notice.waitFor();
+  expect(await notice.textContent()).toMatch(/^No model configured yet, so Peon cannot answer\. Nothing was sent anywhere\.$/);
+  expect(await composer.inputValue()).toBe('');
+
+  await composer.fill('A draft the screenshot shows in the composer');
+  fs.mkdirSync(path.join(artifactsDir, 'e2e'), { recursive: true });
+  await page.screenshot({ path: path.join(artifactsDir, 'e2e', 'peon-panel.png') });
+});

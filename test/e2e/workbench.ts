@@ -1,0 +1,54 @@
+// A real VS Code (code-server) with Peon loaded from this repository, in Chromium.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { repoRoot } from '../../scripts/paths.mjs';
+import { launchBrowser, openWorkbench } from '../vscode/browser.mjs';
+import { startCodeServer } from '../vscode/codeServer.mjs';
+
+export interface Workbench {
+  readonly page: Page;
+  readonly workspace: string;
+  close(): Promise<void>;
+}
+
+export async function openPeonWorkbench(files: Record<string, string> = {}): Promise<Workbench> {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-e2e-'));
+  const workspace = path.join(scratch, 'workspace');
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(workspace, name)), { recursive: true });
+    fs.writeFileSync(path.join(workspace, name), content);
+  }
+  fs.mkdirSync(workspace, { recursive: true });
+  const server = await startCodeServer({ workspace });
+  let browser: Browser | undefined;
+  try {
+    browser = await launchBrowser();
+    const page = await openWorkbench(
+      browser,
+      server.workbenchUrl(workspace, [['extensionDevelopmentPath', server.remoteUri(repoRoot)]]),
+    );
+    const opened = browser;
+    return {
+      page,
+      workspace,
+      async close() {
+        await opened.close();
+        await server.stop();
+        fs.rmSync(scratch, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await browser?.close();
+    await server.stop();
+    throw error;
+  }
+}
+
+/** Clicks Peon's activity-bar entry and returns the chat webview's content frame. */
+export async function openPeonView(page: Page): Promise<FrameLocator> {
+  await page.locator('.activitybar a.action-label[aria-label="Peon"]').click();
+  // A webview lives in two nested iframes: VS Code's host frame, then the content frame.
+  return page.frameLocator('iframe.webview.ready').frameLocator('iframe');
+}

@@ -1,0 +1,53 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { readSettings } from '../../src/extension/settings';
+
+suite('settings scopes in the real host', () => {
+  teardown(async () => {
+    await vscode.workspace.getConfiguration('peon').update('model.provider', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  test('VS Code refuses to write a machine-scoped setting to workspace settings', async () => {
+    await assert.rejects(
+      Promise.resolve(
+        vscode.workspace.getConfiguration('peon').update('model.baseUrl', 'http://127.0.0.1:9/', vscode.ConfigurationTarget.Workspace),
+      ),
+      /This setting can be written only into User settings/,
+    );
+    assert.equal(readSettings().values['peon.model.baseUrl'], undefined);
+  });
+
+  test('a user-scope value is read and validated', async () => {
+    await vscode.workspace.getConfiguration('peon').update('model.provider', 'openai', vscode.ConfigurationTarget.Global);
+    assert.equal(readSettings().values['peon.model.provider'], 'openai');
+  });
+
+  test('an invalid user value is ignored with a warning', async () => {
+    await vscode.workspace.getConfiguration('peon').update('model.provider', 'mystery', vscode.ConfigurationTarget.Global);
+    const settings = readSettings();
+    assert.equal(settings.values['peon.model.provider'], undefined);
+    assert.match(settings.warnings.join('\n'), /peon\.model\.provider has an invalid value/);
+  });
+});
+
+suite('a workspace settings file cannot set user-scope-only settings', () => {
+  test('peon.model.* in .vscode/settings.json is ignored while an ordinary setting there applies', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the suite runs with a workspace folder open');
+    const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json');
+    const content = { 'editor.tabSize': 7, 'peon.model.provider': 'anthropic', 'peon.model.baseUrl': 'http://127.0.0.1:9/' };
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(JSON.stringify(content)));
+    try {
+      const deadline = Date.now() + 10_000;
+      while (vscode.workspace.getConfiguration('editor').get('tabSize') !== 7) {
+        assert.ok(Date.now() < deadline, 'VS Code picked up the workspace settings file');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const settings = readSettings();
+      assert.equal(settings.values['peon.model.provider'], undefined);
+      assert.equal(settings.values['peon.model.baseUrl'], undefined);
+    } finally {
+      await vscode.workspace.fs.delete(file);
+    }
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, test } from 'vitest';
+import {
+  MAX_MESSAGE_CHARS,
+  dispatch,
+  parseHostMessage,
+  parseWebviewMessage,
+  type WebviewMessage,
+} from '../../src/shared/messages';
+
+describe('webview -> host messages are validated', () => {
+  test.each([
+    [{ type: 'ready', composer: true }],
+    [{ type: 'send', text: 'fix the build' }],
+    [{ type: 'stop' }],
+    [{ type: 'newChat' }],
+  ])('accepts %j', (raw) => {
+    expect(parseWebviewMessage(raw)).toEqual({ ok: true, message: raw });
+  });
+
+  test.each([
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'newChat' at type$/],
+    ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
+    ['a string', 'send', /^Invalid input: expected object, received string$/],
+    ['null', null, /^Invalid input: expected object, received null$/],
+    ['a blank message', { type: 'send', text: '   \n' }, /at text/],
+    ['a number as text', { type: 'send', text: 42 }, /expected string.*at text/],
+    ['composer as a string', { type: 'ready', composer: 'true' }, /expected boolean.*at composer/],
+  ])('rejects %s', (_what, raw, error) => {
+    const parsed = parseWebviewMessage(raw);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.error).toMatch(error);
+  });
+
+  test('refuses a message longer than the limit instead of cutting it', () => {
+    expect(parseWebviewMessage({ type: 'send', text: 'x'.repeat(MAX_MESSAGE_CHARS) }).ok).toBe(true);
+    expect(parseWebviewMessage({ type: 'send', text: 'x'.repeat(MAX_MESSAGE_CHARS + 1) }).ok).toBe(false);
+  });
+
+  test('trims the text it accepts', () => {
+    expect(parseWebviewMessage({ type: 'send', text: '  hi \n' })).toEqual({ ok: true, message: { type: 'send', text: 'hi' } });
+  });
+
+  test('drops fields the protocol does not define', () => {
+    expect(parseWebviewMessage({ type: 'stop', approve: 'all' })).toEqual({ ok: true, message: { type: 'stop' } });
+  });
+});
+
+describe('host -> webview messages are validated', () => {
+  test('accepts init, append and model', () => {
+    const init = { type: 'init', entries: [{ kind: 'user', id: 'e1', text: 'hi' }], model: { state: 'unconfigured' } };
+    expect(parseHostMessage(init).ok).toBe(true);
+    expect(parseHostMessage({ type: 'append', entry: { kind: 'notice', id: 'e2', level: 'warning', text: 'x' } }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'model', model: { state: 'configured', provider: 'openai' } }).ok).toBe(true);
+  });
+
+  test.each([
+    ['an entry of unknown kind', { type: 'append', entry: { kind: 'html', id: 'e1', html: '<img src=x>' } }],
+    ['a notice level outside the set', { type: 'append', entry: { kind: 'notice', id: 'e1', level: 'raw', text: 'x' } }],
+    ['an entry without id', { type: 'append', entry: { kind: 'user', text: 'x' } }],
+    ['a model state outside the set', { type: 'model', model: { state: 'ready' } }],
+  ])('rejects %s', (_what, raw) => {
+    expect(parseHostMessage(raw).ok).toBe(false);
+  });
+});
+
+test('dispatch calls the handler of the message type, and only it', () => {
+  const seen: string[] = [];
+  const handlers = {
+    ready: () => seen.push('ready'),
+    send: (m: Extract<WebviewMessage, { type: 'send' }>) => seen.push(`send:${m.text}`),
+    stop: () => seen.push('stop'),
+    newChat: () => seen.push('newChat'),
+  };
+  dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
+  dispatch<WebviewMessage>(handlers, { type: 'stop' });
+  expect(seen).toEqual(['send:a', 'stop']);
+});

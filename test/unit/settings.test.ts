@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { SETTINGS, isUserScopeOnly, resolveSettings, settingsManifest, type SettingKey } from '../../src/core/settings';
+import { modelStatusOf, noModelNotice } from '../../src/core/modelStatus';
+
+const none = {};
+
+describe('resolveSettings', () => {
+  test('reads valid user values', () => {
+    const { values, warnings } = resolveSettings({
+      user: { 'peon.model.provider': 'anthropic', 'peon.model.id': ' claude-sonnet ', 'peon.model.baseUrl': 'http://127.0.0.1:11434/v1' },
+      workspace: none,
+    });
+    expect(values).toEqual({ 'peon.model.provider': 'anthropic', 'peon.model.id': 'claude-sonnet', 'peon.model.baseUrl': 'http://127.0.0.1:11434/v1' });
+    expect(warnings).toEqual([]);
+  });
+
+  test('a workspace can never set a user-scope-only setting, and is told so', () => {
+    const { values, warnings } = resolveSettings({
+      user: { 'peon.model.baseUrl': 'https://api.example.test/v1' },
+      workspace: { 'peon.model.baseUrl': 'https://attacker.example.test/v1', 'peon.model.provider': 'openai' },
+    });
+    expect(values).toEqual({ 'peon.model.baseUrl': 'https://api.example.test/v1' });
+    expect(warnings).toEqual([
+      'peon.model.provider is ignored in workspace settings; set it in your user settings.',
+      'peon.model.baseUrl is ignored in workspace settings; set it in your user settings.',
+    ]);
+  });
+
+  test.each([
+    ['peon.model.provider', 'mystery'],
+    ['peon.model.provider', 1],
+    ['peon.model.id', ''],
+    ['peon.model.id', ['gpt']],
+    ['peon.model.baseUrl', 'file:///etc/passwd'],
+    ['peon.model.baseUrl', 'not a url'],
+  ])('an invalid %s (%j) is ignored with a warning, never coerced', (key, value) => {
+    const { values, warnings } = resolveSettings({ user: { [key]: value }, workspace: none });
+    expect(values).toEqual({});
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(new RegExp(`^${key.replace(/\./g, '\\.')} has an invalid value and is ignored`));
+  });
+
+  test('every model endpoint setting is user-scope only', () => {
+    for (const key of Object.keys(SETTINGS) as SettingKey[]) {
+      if (key.startsWith('peon.model.')) expect(isUserScopeOnly(key), key).toBe(true);
+    }
+  });
+});
+
+test('package.json contributes exactly the settings declared in src/core/settings.ts', () => {
+  const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+  expect(manifest.contributes.configuration.properties).toEqual(settingsManifest());
+});
+
+describe('model status and the no-model notice', () => {
+  test('nothing configured', () => {
+    const status = modelStatusOf({});
+    expect(status).toEqual({ state: 'unconfigured' });
+    expect(noModelNotice(status)).toBe('No model configured yet, so Peon cannot answer. Nothing was sent anywhere.');
+  });
+
+  test('configured, but this build has no agent loop: it says so and sends nothing', () => {
+    const status = modelStatusOf({ 'peon.model.provider': 'openai', 'peon.model.id': 'qwen3' });
+    expect(status).toEqual({ state: 'configured', provider: 'openai', model: 'qwen3' });
+    expect(noModelNotice(status)).toBe(
+      'A model is configured (openai / qwen3), but this build of Peon cannot talk to models yet. Nothing was sent anywhere.',
+    );
+  });
+});

@@ -1,0 +1,124 @@
+// Starts the pinned code-server (a real VS Code 1.99 server + web workbench) on
+// loopback with fresh user-data and extension folders, and stops it by its own pid.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { codeServerEntry } from '../../scripts/paths.mjs';
+import { provisionCodeServer } from '../../scripts/provision-code-server.mjs';
+
+export async function freePort() {
+  const server = net.createServer();
+  await new Promise((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = /** @type {net.AddressInfo} */ (server.address());
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function signalGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+/**
+ * @param {{ workspace: string, userSettings?: Record<string, unknown>, env?: Record<string, string>,
+ *           port?: number, log?: (line: string) => void, trust?: boolean }} options
+ */
+export async function startCodeServer(options) {
+  provisionCodeServer();
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-code-server-'));
+  const userDataDir = path.join(home, 'user-data');
+  const extensionsDir = path.join(home, 'extensions');
+  fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+  fs.mkdirSync(extensionsDir, { recursive: true });
+  const settings = {
+    'security.workspace.trust.enabled': options.trust ?? false,
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'update.mode': 'none',
+    'telemetry.telemetryLevel': 'off',
+    ...options.userSettings,
+  };
+  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  const port = options.port ?? (await freePort());
+  const args = [
+    codeServerEntry,
+    '--auth', 'none',
+    '--bind-addr', `127.0.0.1:${port}`,
+    '--config', path.join(home, 'config.yaml'),
+    '--user-data-dir', userDataDir,
+    '--extensions-dir', extensionsDir,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
+    options.workspace,
+  ];
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group: stop() ends the extension host and watchers with it
+    env: { ...process.env, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_DATA_HOME: path.join(home, 'data'), ...options.env },
+  });
+  const output = [];
+  const onData = (chunk) => {
+    for (const line of chunk.toString().split('\n')) {
+      if (!line) continue;
+      output.push(line);
+      options.log?.(line);
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const early = await Promise.race([exited, new Promise((r) => setTimeout(r, 250, null))]);
+    if (early) throw new Error(`code-server exited during startup (${JSON.stringify(early)}):\n${output.join('\n')}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      signalGroup(child.pid, 'SIGKILL');
+      throw new Error(`code-server did not answer on ${url} within 60 s:\n${output.join('\n')}`);
+    }
+  }
+
+  return {
+    url,
+    port,
+    home,
+    userDataDir,
+    output,
+    /** The workbench URL; `payload` entries are VS Code's development options. */
+    workbenchUrl(folder, payload = []) {
+      const query = new URLSearchParams({ folder });
+      if (payload.length > 0) query.set('payload', JSON.stringify(payload));
+      return `${url}/?${query}`;
+    },
+    /** A local path as the workbench's remote authority sees it. */
+    remoteUri(localPath) {
+      return `vscode-remote://127.0.0.1:${port}${localPath}`;
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        signalGroup(child.pid, 'SIGTERM');
+        const timer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+      signalGroup(child.pid, 'SIGKILL'); // whatever of the group outlived its leader
+      fs.rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    },
+  };
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit and component tests: Node, real temp directories, real processes and servers.
+export default defineConfig({
+  test: {
+    include: ['test/unit/**/*.test.ts'],
+    globalSetup: ['test/unit/globalSetup.ts'],
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/unit.json' },
+  },
+});

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// End to end: Playwright drives Debian's Chromium against a real VS Code (code-server).
+export default defineConfig({
+  test: {
+    include: ['test/e2e/**/*.e2e.test.ts'],
+    globalSetup: ['test/unit/globalSetup.ts'],
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 240_000,
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/e2e.json' },
+  },
+});
