@@ -2,6 +2,7 @@
 // the same rules over the import graph, so a violation fails both).
 import js from '@eslint/js';
 import { builtinModules } from 'node:module';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
@@ -11,7 +12,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+    languageOptions: { globals: globals.node },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
@@ -24,6 +25,7 @@ export default tseslint.config(
       ],
     },
   },
+  { files: ['webview/**/*.ts'], languageOptions: { globals: globals.browser } },
   {
     files: ['src/core/**/*.ts', 'src/cli/**/*.ts'],
     rules: {

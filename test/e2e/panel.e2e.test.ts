@@ -5,9 +5,11 @@ import { artifactsDir } from '../../scripts/paths.mjs';
 import { openPeonView, openPeonWorkbench, type Workbench } from './workbench';
 
 let workbench: Workbench;
+const consoleLines: string[] = [];
 
 beforeAll(async () => {
   workbench = await openPeonWorkbench({ 'README.md': '# e2e workspace\n' });
+  workbench.page.on('console', (message) => consoleLines.push(message.text()));
 });
 
 afterAll(async () => {
@@ -35,4 +37,17 @@ test('the Peon panel opens from the activity bar, takes a message and says hones
   await composer.fill('A draft the screenshot shows in the composer');
   fs.mkdirSync(path.join(artifactsDir, 'e2e'), { recursive: true });
   await page.screenshot({ path: path.join(artifactsDir, 'e2e', 'peon-panel.png') });
+
+  // Nothing in the panel was blocked by its Content-Security-Policy.
+  expect(consoleLines.filter((line) => /Content Security Policy/i.test(line))).toEqual([]);
+});
+
+test('New Chat in the view title clears the conversation', async () => {
+  const { page } = workbench;
+  const chat = await openPeonView(page);
+  await chat.getByRole('article', { name: 'You' }).waitFor();
+  await page.getByRole('button', { name: 'New Chat' }).click();
+  await chat.getByText('Ask for a change in this workspace.', { exact: false }).waitFor();
+  expect(await chat.getByRole('article').count()).toBe(0);
+  expect(await chat.getByRole('alert').count()).toBe(0);
 });

@@ -46,9 +46,28 @@ export async function openPeonWorkbench(files: Record<string, string> = {}): Pro
   }
 }
 
-/** Clicks Peon's activity-bar entry and returns the chat webview's content frame. */
+/** Clicks Peon's activity-bar entry (unless Peon is already showing) and returns the chat webview's content frame. */
 export async function openPeonView(page: Page): Promise<FrameLocator> {
-  await page.locator('.activitybar a.action-label[aria-label="Peon"]').click();
+  const tab = page.locator('.activitybar li[role="tab"]', { has: page.locator('a.action-label[aria-label="Peon"]') });
+  // Clicking the entry of the container already showing would close the side bar.
+  if (!(await tab.evaluate((li) => li.classList.contains('checked')))) await tab.click();
   // A webview lives in two nested iframes: VS Code's host frame, then the content frame.
   return page.frameLocator('iframe.webview.ready').frameLocator('iframe');
+}
+
+/** Runs a command from the Command Palette, as a person would. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget .quick-input-box input.input');
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
+}
+
+/** Picks a colour theme through "Preferences: Color Theme", by its label ("Dark Modern"). */
+export async function pickColorTheme(page: Page, theme: string): Promise<void> {
+  await runCommand(page, 'Preferences: Color Theme');
+  const input = page.locator('.quick-input-widget .quick-input-box input.input');
+  await input.fill(theme);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: new RegExp(`^${theme}`) }).first().waitFor();
+  await input.press('Enter');
 }

@@ -29,7 +29,7 @@ export function run(): Promise<void> {
       if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
       else resolve();
     });
-    runner.on('pass', (test) => {
+    runner.on('pass', () => {
       results.passed++;
       save();
     });

@@ -2,10 +2,14 @@
 // one file per test module, `vscode` and `mocha` left to the host and node_modules.
 import fs from 'node:fs';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { repoRoot } from '../../scripts/paths.mjs';
 
 export const suiteOutDir = path.join(repoRoot, 'out', 'integration');
+/** The folder the suite opens when VS Code starts it from launch.json or test-electron. */
+export const suiteWorkspace = path.join(repoRoot, 'out', 'test-workspace');
 
 export async function buildIntegrationSuite() {
   const sourceDir = path.join(repoRoot, 'test', 'integration');
@@ -26,4 +30,18 @@ export async function buildIntegrationSuite() {
     logLevel: 'warning',
   });
   return path.join(suiteOutDir, 'index.js');
+}
+
+/** Builds the extension and the suite, and lays out the suite's workspace folder. */
+export async function buildAll() {
+  execFileSync(process.execPath, ['esbuild.mjs', '--quiet'], { cwd: repoRoot, stdio: 'inherit' });
+  fs.rmSync(suiteWorkspace, { recursive: true, force: true });
+  fs.mkdirSync(suiteWorkspace, { recursive: true });
+  fs.writeFileSync(path.join(suiteWorkspace, 'README.md'), '# A workspace for the Peon integration suite\n');
+  return { testsEntry: await buildIntegrationSuite(), workspace: suiteWorkspace };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { testsEntry } = await buildAll();
+  console.log(`Integration suite: ${path.relative(repoRoot, testsEntry)}`);
 }

@@ -26,11 +26,13 @@ function signalGroup(pid, signal) {
 
 /**
  * @param {{ workspace: string, userSettings?: Record<string, unknown>, env?: Record<string, string>,
- *           port?: number, log?: (line: string) => void, trust?: boolean }} options
+ *           port?: number, log?: (line: string) => void, trust?: boolean, home?: string }} options
+ *   `home` keeps user data between runs (npm start); without it a fresh temp folder is used and removed.
  */
 export async function startCodeServer(options) {
   provisionCodeServer();
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-code-server-'));
+  const keepHome = options.home !== undefined;
+  const home = options.home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'peon-code-server-'));
   const userDataDir = path.join(home, 'user-data');
   const extensionsDir = path.join(home, 'extensions');
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
@@ -45,7 +47,8 @@ export async function startCodeServer(options) {
     'telemetry.telemetryLevel': 'off',
     ...options.userSettings,
   };
-  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  const settingsFile = path.join(userDataDir, 'User', 'settings.json');
+  if (!keepHome || !fs.existsSync(settingsFile)) fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
   const port = options.port ?? (await freePort());
   const args = [
     codeServerEntry,
@@ -118,7 +121,7 @@ export async function startCodeServer(options) {
         clearTimeout(timer);
       }
       signalGroup(child.pid, 'SIGKILL'); // whatever of the group outlived its leader
-      fs.rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+      if (!keepHome) fs.rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };
 }

@@ -2,24 +2,19 @@
 // Runs the integration suite inside the extension host of a real VS Code (code-server),
 // loaded through the workbench's development payload, and fails when the suite fails,
 // runs no test, or does not finish in time. Counts go to test-results/integration.json.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { artifactsDir, repoRoot } from '../../scripts/paths.mjs';
 import { launchBrowser, openWorkbench } from './browser.mjs';
-import { buildIntegrationSuite } from './buildSuite.mjs';
+import { buildAll } from './buildSuite.mjs';
 import { startCodeServer } from './codeServer.mjs';
 
 const TIMEOUT_MS = Number(process.env.PEON_INTEGRATION_TIMEOUT_MS ?? 180_000);
 
 async function main() {
-  execFileSync(process.execPath, ['esbuild.mjs', '--quiet'], { cwd: repoRoot, stdio: 'inherit' });
-  const testsEntry = await buildIntegrationSuite();
+  const { testsEntry, workspace } = await buildAll();
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-integration-'));
-  const workspace = path.join(scratch, 'workspace');
-  fs.mkdirSync(workspace);
-  fs.writeFileSync(path.join(workspace, 'README.md'), '# A workspace for the Peon integration suite\n');
   const resultsFile = path.join(scratch, 'results.json');
 
   const server = await startCodeServer({ workspace, env: { PEON_TEST_RESULTS: resultsFile } });

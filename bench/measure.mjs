@@ -1,0 +1,21 @@
+// Timing helpers shared by the benchmarks: every case runs its reference in the same
+// run, warm-up first, then the median of several runs (PERF.md).
+import { spawnSync } from 'node:child_process';
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Wall-clock milliseconds of a command, median of `runs` after one warm-up. */
+export function timeCommand(command, args, { runs = 7, cwd, env } = {}) {
+  const once = () => {
+    const started = process.hrtime.bigint();
+    const result = spawnSync(command, args, { cwd, env: { ...process.env, ...env }, stdio: 'ignore' });
+    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}`);
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  once();
+  return median(Array.from({ length: runs }, once));
+}
