@@ -1,6 +1,6 @@
 // Starts the pinned code-server (a real VS Code 1.99 server + web workbench) on
 // loopback with fresh user-data and extension folders, and stops it by its own pid.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -26,8 +26,10 @@ function signalGroup(pid, signal) {
 
 /**
  * @param {{ workspace: string, userSettings?: Record<string, unknown>, env?: Record<string, string>,
- *           port?: number, log?: (line: string) => void, trust?: boolean, home?: string }} options
+ *           port?: number, log?: (line: string) => void, trust?: boolean, home?: string,
+ *           install?: string[] }} options
  *   `home` keeps user data between runs (npm start); without it a fresh temp folder is used and removed.
+ *   `install` lists VSIX files installed into the fresh extensions folder before the server starts.
  */
 export async function startCodeServer(options) {
   provisionCodeServer();
@@ -49,6 +51,12 @@ export async function startCodeServer(options) {
   };
   const settingsFile = path.join(userDataDir, 'User', 'settings.json');
   if (!keepHome || !fs.existsSync(settingsFile)) fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+  for (const vsix of options.install ?? []) {
+    execFileSync(process.execPath, [codeServerEntry, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix], {
+      stdio: 'pipe',
+      env: { ...process.env, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_DATA_HOME: path.join(home, 'data') },
+    });
+  }
   const port = options.port ?? (await freePort());
   const args = [
     codeServerEntry,
