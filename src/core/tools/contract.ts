@@ -1,0 +1,75 @@
+// The tool contract of DESIGN.md §2: what every tool supplies and what it receives.
+import type { ResolvedPath, Workspace } from '../workspace/workspace';
+import type { FileSnapshots } from '../workspace/snapshots';
+import type { Trash } from '../workspace/trash';
+
+/** Declared risk, and the effective risk of one call. */
+export const RISKS = ['read_only', 'filesystem', 'process', 'delegate'] as const;
+export type Risk = (typeof RISKS)[number];
+
+/** What an approval card shows; rendered from this, never from the tool name. */
+export type ApprovalSummary =
+  | { kind: 'file-access'; path: string; reasons: string[] }
+  | { kind: 'file-change'; path: string; operation: 'create' | 'overwrite' | 'edit' | 'delete'; diff: string; reasons: string[] }
+  | { kind: 'command'; command: string; cwd: string; description?: string }
+  | { kind: 'delegate'; executable: string; argv: string[]; prompt: string; workspace: string; warning: string }
+  | { kind: 'network'; url: string }
+  | { kind: 'question'; text: string }
+  | { kind: 'generic'; text: string };
+
+/** The effective risk of THIS call, what it touches and what the card shows. */
+export interface Assessment {
+  readonly risk: Risk;
+  /** Does the call change anything (create, write, edit, delete)? */
+  readonly writes: boolean;
+  readonly paths: readonly ResolvedPath[];
+  readonly summary: ApprovalSummary;
+  /**
+   * What the tool computed to show the card (the new bytes of an edit, the hash they
+   * came from), so execute commits exactly what was approved. Private to the tool.
+   */
+  readonly prepared?: unknown;
+}
+
+export interface OutputLimits {
+  /** Characters of output given to the model. */
+  readonly maxOutputChars: number;
+  /** Largest byte range `read` returns in bytes mode. */
+  readonly maxReadBytes: number;
+}
+
+export const DEFAULT_LIMITS: OutputLimits = { maxOutputChars: 100_000, maxReadBytes: 1_048_576 };
+
+export interface ToolContext {
+  readonly signal: AbortSignal;
+  readonly workspace: Workspace;
+  readonly timeoutMs: number;
+  readonly limits: OutputLimits;
+  /** What this session has read or written, by hash: `edit` and `write` check it. */
+  readonly snapshots: FileSnapshots;
+  readonly trash: Trash;
+  /** Who is calling: `main`, a subagent's name, `cli`. */
+  readonly agent: string;
+  /** Absolute path of the ripgrep binary found for this session, or undefined for the pure-Node fallback. */
+  readonly ripgrep: string | undefined;
+}
+
+export interface ToolResult {
+  /** Text for the model. */
+  readonly output: string;
+  /** Structured facts for the UI, the CLI's JSON and tests. */
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+export interface Tool<Input = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly risk: Risk;
+  /** Validates raw JSON into the input, or throws `invalid_input`. */
+  parse(raw: unknown): Input;
+  assess(input: Input, ctx: ToolContext): Promise<Assessment>;
+  execute(input: Input, ctx: ToolContext, assessment: Assessment): Promise<ToolResult>;
+}
+
+export type AnyTool = Tool<any>; // eslint-disable-line @typescript-eslint/no-explicit-any

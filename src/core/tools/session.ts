@@ -1,0 +1,108 @@
+// One session's tool calls: validate -> assess -> permission gate -> execute -> result,
+// serially in the order they were made. Every call gets exactly one outcome.
+import { decide, defaultMode, type PermissionDecision } from '../permissions/gate';
+import type { AnyTool, Assessment, Risk, ToolContext } from './contract';
+import type { ToolRegistry } from './registry';
+import { ToolError, type ToolErrorCode } from './toolError';
+
+export interface ApprovalRequest {
+  readonly tool: string;
+  readonly agent: string;
+  readonly assessment: Assessment;
+  readonly permission: PermissionDecision;
+}
+
+export type ApprovalReply = { readonly approved: true } | { readonly approved: false; readonly message?: string };
+export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalReply>;
+
+export interface PermissionOutcome extends PermissionDecision {
+  /** For `ask`: what the person (or --approve) answered. */
+  readonly answer?: 'approved' | 'denied';
+}
+
+export type ToolCallOutcome =
+  | { tool: string; ok: true; output: string; data: Readonly<Record<string, unknown>>; risk: Risk; permission: PermissionOutcome }
+  | { tool: string; ok: false; error: { code: ToolErrorCode; message: string; details?: Readonly<Record<string, unknown>> }; risk?: Risk; permission?: PermissionOutcome };
+
+export class ToolSession {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly registry: ToolRegistry,
+    readonly context: ToolContext,
+    private readonly approve: Approver,
+  ) {}
+
+  /** Runs one call after every call made before it has finished. */
+  call(name: string, rawInput: unknown): Promise<ToolCallOutcome> {
+    const next = this.queue.then(() => this.run(name, rawInput));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async run(name: string, rawInput: unknown): Promise<ToolCallOutcome> {
+    const tool = this.registry.get(name);
+    if (!tool) {
+      const known = this.registry.list().map((t) => t.name).join(', ');
+      return failure(name, new ToolError('unknown_tool', `There is no tool named ${JSON.stringify(name)}. Available tools: ${known}.`));
+    }
+    let risk: Risk | undefined;
+    let permission: PermissionOutcome | undefined;
+    const signal = AbortSignal.any([this.context.signal, AbortSignal.timeout(this.context.timeoutMs)]);
+    const ctx: ToolContext = { ...this.context, signal };
+    try {
+      const input = tool.parse(rawInput);
+      throwIfAborted(signal);
+      const assessment = await tool.assess(input, ctx);
+      risk = assessment.risk;
+      permission = await this.gate(tool, assessment, signal);
+      if (permission.decision === 'deny' || permission.answer === 'denied') {
+        throw new ToolError('permission_denied', deniedMessage(name, permission));
+      }
+      throwIfAborted(signal);
+      const result = await tool.execute(input, ctx, assessment);
+      return { tool: name, ok: true, output: result.output, data: result.data ?? {}, risk, permission };
+    } catch (error) {
+      return failure(name, asToolError(error, signal), risk, permission);
+    }
+  }
+
+  private async gate(tool: AnyTool, assessment: Assessment, signal: AbortSignal): Promise<PermissionOutcome> {
+    const { mode, source } = defaultMode(tool.name);
+    const permission = decide(assessment, mode, source);
+    if (permission.decision !== 'ask') return permission;
+    const reply = await this.approve({ tool: tool.name, agent: this.context.agent, assessment, permission }, signal);
+    return { ...permission, answer: reply.approved ? 'approved' : 'denied', ...(reply.approved ? {} : { userMessage: reply.message }) };
+  }
+}
+
+function deniedMessage(tool: string, permission: PermissionOutcome): string {
+  const why = permission.reasons.length > 0 ? ` (${permission.reasons.join('; ')})` : '';
+  const userMessage = (permission as { userMessage?: string }).userMessage;
+  if (permission.decision === 'deny') return `The ${tool} call is denied by ${permission.source}${why}. Do not retry it.`;
+  return `The user denied this ${tool} call${why}.${userMessage ? ` They said: ${userMessage}` : ''} Do not retry it unchanged.`;
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw asToolError(signal.reason, signal);
+}
+
+function asToolError(error: unknown, signal: AbortSignal): ToolError {
+  if (error instanceof ToolError) return error;
+  if (signal.aborted) {
+    const timedOut = signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError';
+    return timedOut ? new ToolError('timeout', 'The tool call ran out of time.') : new ToolError('cancelled', 'The tool call was cancelled.');
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ToolError('io_error', `Unexpected error: ${message}`);
+}
+
+function failure(tool: string, error: ToolError, risk?: Risk, permission?: PermissionOutcome): ToolCallOutcome {
+  return {
+    tool,
+    ok: false,
+    error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+    ...(risk ? { risk } : {}),
+    ...(permission ? { permission } : {}),
+  };
+}

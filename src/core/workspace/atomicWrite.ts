@@ -1,0 +1,39 @@
+// Writes that lose nothing: a randomly named temp file created exclusively in the
+// destination directory, written, fsynced, given the old file's mode, renamed over the
+// target. On any failure the temp file is removed and the original is untouched.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+export async function atomicWrite(target: string, data: Uint8Array, mode?: number): Promise<void> {
+  const dir = path.dirname(target);
+  const temp = path.join(dir, `.${path.basename(target)}.peon-${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await fs.open(temp, 'wx', mode ?? 0o666);
+  try {
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+      if (mode !== undefined) await handle.chmod(mode); // exact bits, whatever the umask
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temp, target);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+  await syncDirectory(dir);
+}
+
+/** Makes the rename itself durable; not every file system allows it, which is fine. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // best effort
+  } finally {
+    await handle?.close();
+  }
+}

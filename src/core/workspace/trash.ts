@@ -1,0 +1,59 @@
+// Deleted files are kept here so the user can restore them (DESIGN.md §4 delete).
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ToolError } from '../tools/toolError';
+import { atomicWrite } from './atomicWrite';
+
+export interface TrashEntry {
+  readonly id: string;
+  readonly originalPath: string;
+  readonly size: number;
+  readonly mode: number;
+  readonly deletedAt: string;
+}
+
+export class Trash {
+  constructor(readonly dir: string) {}
+
+  async keep(originalPath: string, content: Uint8Array, mode: number): Promise<TrashEntry> {
+    await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+    const entry: TrashEntry = { id, originalPath, size: content.byteLength, mode, deletedAt: new Date().toISOString() };
+    await atomicWrite(path.join(this.dir, `${id}.bin`), content, 0o600);
+    await atomicWrite(path.join(this.dir, `${id}.json`), Buffer.from(JSON.stringify(entry, null, 2)), 0o600);
+    return entry;
+  }
+
+  async list(): Promise<TrashEntry[]> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.dir);
+    } catch {
+      return [];
+    }
+    const entries = await Promise.all(
+      names.filter((n) => n.endsWith('.json')).map(async (n) => JSON.parse(await fs.readFile(path.join(this.dir, n), 'utf8')) as TrashEntry),
+    );
+    return entries.sort((a, b) => a.deletedAt.localeCompare(b.deletedAt));
+  }
+
+  /** Puts the file back where it was; refuses to overwrite anything that exists there now. */
+  async restore(id: string): Promise<TrashEntry> {
+    if (!/^[a-z0-9]+-[0-9a-f]{8}$/.test(id)) throw new ToolError('invalid_input', `No trash entry ${JSON.stringify(id)}.`);
+    const meta = path.join(this.dir, `${id}.json`);
+    let entry: TrashEntry;
+    try {
+      entry = JSON.parse(await fs.readFile(meta, 'utf8')) as TrashEntry;
+    } catch {
+      throw new ToolError('not_found', `No trash entry ${id}.`);
+    }
+    const exists = await fs.lstat(entry.originalPath).then(() => true, () => false);
+    if (exists) throw new ToolError('already_exists', `${entry.originalPath} exists again; move it away before restoring.`);
+    await fs.mkdir(path.dirname(entry.originalPath), { recursive: true });
+    await atomicWrite(entry.originalPath, await fs.readFile(path.join(this.dir, `${id}.bin`)), entry.mode);
+    await fs.rm(path.join(this.dir, `${id}.bin`), { force: true });
+    await fs.rm(meta, { force: true });
+    return entry;
+  }
+}

@@ -1,0 +1,145 @@
+// Virtual paths (DESIGN.md §3): relative to the workspace root with '/' separators,
+// `~` for home, absolute paths accepted. Containment is decided on the canonical path
+// (realpath of the target, or of its nearest existing parent), segment by segment.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ToolError } from '../tools/toolError';
+import { IgnoreRules } from './ignoreRules';
+import { protectedReason, secretReasons } from './pathRules';
+
+export interface WorkspaceFolder {
+  readonly name: string;
+  /** Canonical absolute path. */
+  readonly root: string;
+  readonly ignore: IgnoreRules;
+}
+
+export interface ResolvedPath {
+  /** As the caller wrote it. */
+  readonly input: string;
+  /** What to show: the virtual path inside the workspace, the absolute path outside it. */
+  readonly display: string;
+  /** The path the caller named, made absolute (symlinks not followed). */
+  readonly absolute: string;
+  /** Symlinks followed: where reads and writes really go. */
+  readonly canonical: string;
+  readonly folder: WorkspaceFolder | undefined;
+  /** Canonical path relative to its folder ('' for the root); undefined outside. */
+  readonly relative: string | undefined;
+  readonly inside: boolean;
+  readonly exists: boolean;
+  readonly isSymlink: boolean;
+  readonly secretReasons: readonly string[];
+  readonly protectedReason: string | undefined;
+  readonly ignored: boolean;
+}
+
+/** Is `child` equal to or below `parent`? Both canonical; compared segment by segment. */
+export function isWithin(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel));
+}
+
+/** realpath of the nearest existing ancestor, with the rest appended. */
+function canonicalize(absolute: string): { canonical: string; exists: boolean } {
+  try {
+    return { canonical: fs.realpathSync.native(absolute), exists: true };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new ToolError('invalid_input', `${absolute} is a symbolic link loop.`);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+  }
+  const parent = path.dirname(absolute);
+  if (parent === absolute) return { canonical: absolute, exists: false };
+  return { canonical: path.join(canonicalize(parent).canonical, path.basename(absolute)), exists: false };
+}
+
+const toVirtual = (p: string): string => p.split(path.sep).join('/');
+
+export class Workspace {
+  readonly folders: readonly WorkspaceFolder[];
+  readonly home: string;
+
+  constructor(folders: readonly { name?: string; path: string }[], home = os.homedir()) {
+    if (folders.length === 0) throw new Error('A workspace needs at least one folder.');
+    this.folders = folders.map((f) => {
+      const root = fs.realpathSync.native(path.resolve(f.path));
+      return { name: f.name ?? path.basename(root), root, ignore: new IgnoreRules(root) };
+    });
+    this.home = home;
+  }
+
+  get root(): WorkspaceFolder {
+    return this.folders[0]!;
+  }
+
+  /** The absolute path a virtual path names, before symlinks are followed. */
+  absolute(input: string): string {
+    if (input.includes('\0')) throw new ToolError('invalid_input', 'The path contains a NUL character.');
+    if (input === '~') return this.home;
+    if (input.startsWith('~/')) return path.join(this.home, input.slice(2));
+    if (path.isAbsolute(input)) return path.normalize(input);
+    const [first, ...rest] = input.split('/');
+    const named = this.folders.length > 1 ? this.folders.find((f) => f.name === first) : undefined;
+    if (named) return path.join(named.root, ...rest);
+    return path.join(this.root.root, input);
+  }
+
+  resolve(input: string): ResolvedPath {
+    const absolute = this.absolute(input.trim() === '' ? '.' : input);
+    let isSymlink = false;
+    try {
+      isSymlink = fs.lstatSync(absolute).isSymbolicLink();
+    } catch {
+      // does not exist (yet)
+    }
+    const { canonical, exists } = canonicalize(absolute);
+    return this.describe(input, absolute, canonical, exists, isSymlink);
+  }
+
+  /** A symlink itself (not its target): for delete, which removes only the link. */
+  resolveLink(input: string): ResolvedPath {
+    const absolute = this.absolute(input);
+    const parent = canonicalize(path.dirname(absolute)).canonical;
+    const canonical = path.join(parent, path.basename(absolute));
+    let exists = false;
+    try {
+      fs.lstatSync(canonical);
+      exists = true;
+    } catch {
+      // missing
+    }
+    return this.describe(input, absolute, canonical, exists, true);
+  }
+
+  private describe(input: string, absolute: string, canonical: string, exists: boolean, isSymlink: boolean): ResolvedPath {
+    const folder = [...this.folders].sort((a, b) => b.root.length - a.root.length).find((f) => isWithin(f.root, canonical));
+    const relative = folder ? toVirtual(path.relative(folder.root, canonical)) : undefined;
+    const homeRelative = isWithin(this.home, canonical) ? toVirtual(path.relative(this.home, canonical)) : undefined;
+    let isDirectory = false;
+    if (exists) {
+      try {
+        isDirectory = fs.statSync(canonical).isDirectory();
+      } catch {
+        // a dangling link
+      }
+    }
+    const display =
+      folder === undefined ? canonical : this.folders.length > 1 && folder !== this.root ? `${folder.name}/${relative}` : relative || '.';
+    return {
+      input,
+      display,
+      absolute,
+      canonical,
+      folder,
+      relative,
+      inside: folder !== undefined,
+      exists,
+      isSymlink,
+      secretReasons: secretReasons(toVirtual(canonical).split('/')),
+      protectedReason: protectedReason(relative, homeRelative),
+      ignored: folder !== undefined && relative !== undefined ? folder.ignore.isIgnored(relative, isDirectory) : false,
+    };
+  }
+}
