@@ -14,6 +14,7 @@ const common = {
   sourcemap: production ? false : 'linked',
   logLevel: process.argv.includes('--quiet') ? 'warning' : 'info',
   legalComments: production ? 'none' : 'inline',
+  loader: { '.md': 'text' }, // tool descriptions (src/core/tools/*.md)
 };
 
 const node = { ...common, platform: 'node', target: 'node20', format: 'cjs' };
@@ -42,7 +43,25 @@ const builds = [
 ];
 
 if (watch) {
-  for (const options of builds) await (await esbuild.context(options)).watch();
+  // One "[watch] build started/finished" pair for all three outputs, so the F5 task
+  // (.vscode/tasks.json) waits until every bundle is written, not just the first.
+  let running = 0;
+  const announce = {
+    name: 'announce',
+    setup(build) {
+      build.onStart(() => {
+        if (running++ === 0) console.log('[watch] build started');
+      });
+      build.onEnd((result) => {
+        for (const error of result.errors) console.log(`✘ [ERROR] ${error.text}\n\n    ${error.location?.file}:${error.location?.line}:${error.location?.column}:`);
+        if (--running === 0) console.log('[watch] build finished');
+      });
+    },
+  };
+  for (const options of builds) {
+    const context = await esbuild.context({ ...options, logLevel: 'silent', plugins: [...(options.plugins ?? []), announce] });
+    await context.watch();
+  }
 } else {
   await Promise.all(builds.map((options) => esbuild.build(options)));
 }

@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { mdText } from './test/mdText';
 
 // Unit and component tests: Node, real temp directories, real processes and servers.
 export default defineConfig({
+  plugins: [mdText()],
   test: {
     include: ['test/unit/**/*.test.ts'],
     globalSetup: ['test/unit/globalSetup.ts'],

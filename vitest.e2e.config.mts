@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { mdText } from './test/mdText';
 
 // End to end: Playwright drives Debian's Chromium against a real VS Code (code-server).
 export default defineConfig({
+  plugins: [mdText()],
   test: {
     include: ['test/e2e/**/*.e2e.test.ts'],
     globalSetup: ['test/unit/globalSetup.ts'],

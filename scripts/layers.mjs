@@ -12,12 +12,15 @@ const builtins = new Set(builtinModules);
 const isNodeBuiltin = (spec) => spec.startsWith('node:') || builtins.has(spec.split('/')[0]);
 
 /** Each layer: where it lives, and what it may not import. */
+/** Each layer: where it lives, what it may not import, and (browser layers) the only npm packages it may. */
 export const LAYERS = [
   { name: 'core', dir: 'src/core', noVscode: true, noNode: false, mayNotReach: ['src/extension', 'src/cli', 'webview'] },
-  { name: 'shared', dir: 'src/shared', noVscode: true, noNode: true, mayNotReach: ['src/core', 'src/extension', 'src/cli', 'webview'] },
+  { name: 'shared', dir: 'src/shared', noVscode: true, noNode: true, mayNotReach: ['src/core', 'src/extension', 'src/cli', 'webview'], packages: ['zod'] },
   { name: 'cli', dir: 'src/cli', noVscode: true, noNode: false, mayNotReach: ['src/extension', 'webview'] },
-  { name: 'webview', dir: 'webview', noVscode: true, noNode: true, mayNotReach: ['src/core', 'src/extension', 'src/cli'] },
+  { name: 'webview', dir: 'webview', noVscode: true, noNode: true, mayNotReach: ['src/core', 'src/extension', 'src/cli'], packages: ['svelte', 'zod'] },
 ];
+
+const packageName = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
 
 function sourceFiles(dir) {
   if (!fs.existsSync(dir)) return [];
@@ -44,7 +47,9 @@ export function checkLayers(root = repoRoot) {
       for (const spec of importsOf(file)) {
         if (layer.noVscode && spec === 'vscode') violations.push(`${rel}: ${layer.name} imports 'vscode'`);
         else if (layer.noNode && isNodeBuiltin(spec)) violations.push(`${rel}: ${layer.name} imports the Node module '${spec}'`);
-        else if (spec.startsWith('.')) {
+        else if (layer.packages && !spec.startsWith('.') && !isNodeBuiltin(spec) && !layer.packages.includes(packageName(spec))) {
+          violations.push(`${rel}: ${layer.name} imports the package '${spec}' (allowed: ${layer.packages.join(', ')})`);
+        } else if (spec.startsWith('.')) {
           const target = path.relative(root, path.resolve(path.dirname(file), spec));
           const reached = layer.mayNotReach.find((dir) => target === dir || target.startsWith(dir + path.sep));
           if (reached) violations.push(`${rel}: ${layer.name} imports '${spec}' from ${reached}`);

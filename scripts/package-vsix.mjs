@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run package`: a production build packed into dist-vsix/peon-<version>.vsix by
-// @vscode/vsce, offline. The bundles carry their dependencies, so no node_modules ship.
+// @vscode/vsce, offline (vsce runs the `vscode:prepublish` production build). The
+// bundles carry their dependencies, so no node_modules ship; .vscodeignore leaves out sourcemaps.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,6 @@ const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json
 const outDir = path.join(repoRoot, 'dist-vsix');
 const out = path.join(outDir, `peon-${version}.vsix`);
 fs.mkdirSync(outDir, { recursive: true });
-fs.rmSync(path.join(repoRoot, 'dist'), { recursive: true, force: true }); // no dev sourcemaps left behind
 execFileSync(
   path.join(repoRoot, 'node_modules', '.bin', 'vsce'),
   ['package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', out],

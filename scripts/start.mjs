@@ -22,18 +22,27 @@ if (codeOnPath) {
 } else {
   const { startCodeServer } = await import('../test/vscode/codeServer.mjs');
   const port = Number(process.env.PEON_PORT ?? 0) || undefined;
-  const server = await startCodeServer({
+  // Stop the server however this process is asked to end, also while it is starting.
+  let server;
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    if (!server) return; // still starting: stopped as soon as it is up
+    await server.stop();
+    process.exit(0);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, stop);
+  server = await startCodeServer({
     workspace,
     port,
     trust: true,
     home: path.join(cacheRoot, 'start'),
   });
   const url = server.workbenchUrl(workspace, [['extensionDevelopmentPath', server.remoteUri(repoRoot)]]);
-  console.log(`\nPeon is running in VS Code (code-server) on ${workspace}.\nOpen this URL in a browser on this machine:\n\n  ${url}\n\nPress Ctrl-C to stop.`);
-  const stop = async () => {
+  if (stopping) {
     await server.stop();
     process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  }
+  console.log(`\nPeon is running in VS Code (code-server) on ${workspace}.\nOpen this URL in a browser on this machine:\n\n  ${url}\n\nPress Ctrl-C to stop.`);
 }

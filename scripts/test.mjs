@@ -13,13 +13,15 @@ import { ensureSystemPackages } from './system-deps.mjs';
 const npx = (bin, ...args) => [path.join(repoRoot, 'node_modules', '.bin', bin), ...args];
 
 /** Each step: a command, and for test layers the file where its runner writes counts. */
+const MINUTE = 60_000;
+/** Each step: a command, a deadline (a hung step fails, it never stalls CI), and for test layers the counts file. */
 const STEPS = [
-  { name: 'typecheck', command: npx('tsc', '-p', 'tsconfig.json', '--noEmit') },
-  { name: 'typecheck webview', command: npx('svelte-check', '--tsconfig', './webview/tsconfig.json', '--fail-on-warnings') },
-  { name: 'lint', command: npx('eslint', '.') },
-  { name: 'unit', command: npx('vitest', 'run'), counts: 'unit.json' },
-  { name: 'integration', command: [process.execPath, 'test/vscode/runIntegration.mjs'], counts: 'integration.json' },
-  { name: 'e2e', command: npx('vitest', 'run', '--config', 'vitest.e2e.config.mts'), counts: 'e2e.json' },
+  { name: 'typecheck', command: npx('tsc', '-p', 'tsconfig.json', '--noEmit'), timeout: 5 * MINUTE },
+  { name: 'typecheck webview', command: npx('svelte-check', '--tsconfig', './webview/tsconfig.json', '--fail-on-warnings'), timeout: 5 * MINUTE },
+  { name: 'lint', command: ['npm', 'run', '--silent', 'lint'], timeout: 5 * MINUTE },
+  { name: 'unit', command: npx('vitest', 'run'), counts: 'unit.json', timeout: 20 * MINUTE },
+  { name: 'integration', command: [process.execPath, 'test/vscode/runIntegration.mjs'], counts: 'integration.json', timeout: 10 * MINUTE },
+  { name: 'e2e', command: npx('vitest', 'run', '--config', 'vitest.e2e.config.mts'), counts: 'e2e.json', timeout: 20 * MINUTE },
 ];
 
 function readCounts(file) {
@@ -42,7 +44,14 @@ function main() {
     console.log(`\n=== ${step.name} ===`);
     const started = Date.now();
     const [command, ...args] = step.command;
-    const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+    const result = spawnSync(command, args, {
+      cwd: repoRoot,
+      stdio: 'inherit',
+      env: { ...process.env, FORCE_COLOR: '0' },
+      timeout: step.timeout,
+      killSignal: 'SIGKILL',
+    });
+    if (result.error?.code === 'ETIMEDOUT') console.error(`${step.name} did not finish within ${step.timeout / MINUTE} minutes.`);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const counts = step.counts ? readCounts(step.counts) : undefined;
     let ok = result.status === 0;

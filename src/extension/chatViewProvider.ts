@@ -31,7 +31,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private nextId = 1;
   private model: ModelStatus;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Settles when the current webview reports `ready`; replaced once settled and the webview goes away. */
   private rendered = deferred<RenderReport>();
+  private renderedSettled = false;
+  private lastWarnings = '';
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -65,8 +68,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const subscription = view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw));
     view.onDidDispose(() => {
       subscription.dispose();
-      if (this.view === view) this.view = undefined;
-      this.rendered = deferred<RenderReport>();
+      if (this.view !== view) return;
+      this.view = undefined;
+      if (this.renderedSettled) {
+        this.rendered = deferred<RenderReport>();
+        this.renderedSettled = false;
+      }
     });
   }
 
@@ -90,16 +97,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
     dispatch<WebviewMessage>(
       {
+        // Also after the view was hidden and shown again: its page reloads and asks anew.
         ready: (message) => {
           this.post({ type: 'init', entries: this.entries, model: this.model });
           this.rendered.resolve({ composer: message.composer });
+          this.renderedSettled = true;
         },
         send: (message) => {
           this.append({ kind: 'user', id: this.newId(), text: message.text });
           this.append({ kind: 'notice', id: this.newId(), level: 'warning', text: noModelNotice(this.model) });
         },
-        stop: () => this.stop(),
-        newChat: () => this.newChat(),
       },
       parsed.message,
     );
@@ -120,7 +127,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   private readModel(): ModelStatus {
     const settings = readSettings();
-    for (const warning of settings.warnings) this.log.warn(warning);
+    const warnings = settings.warnings.join('\n');
+    if (warnings !== this.lastWarnings) for (const warning of settings.warnings) this.log.warn(warning);
+    this.lastWarnings = warnings;
     return modelStatusOf(settings.values);
   }
 }

@@ -2,18 +2,19 @@ import * as vscode from 'vscode';
 import { SETTINGS, resolveSettings, type ResolvedSettings, type SettingKey } from '../core/settings';
 
 /**
- * Reads every `peon.*` setting as separate user and workspace layers (`inspect`),
- * so core decides what a workspace may set; a user-scope-only value in a
- * workspace's settings never takes effect, whatever VS Code would merge.
+ * Reads every `peon.*` setting as separate user and workspace layers (`inspect`), so
+ * core decides what a workspace may set. VS Code already drops machine-scoped keys from
+ * workspace settings; core ignores them again, so no merge rule of VS Code's decides it.
  */
 export function readSettings(): ResolvedSettings {
-  const config = vscode.workspace.getConfiguration();
+  // Scoped to the first folder, so folder-level values are seen too (the root folder decides).
+  const config = vscode.workspace.getConfiguration(undefined, vscode.workspace.workspaceFolders?.[0]?.uri);
   const user: Record<string, unknown> = {};
   const workspace: Record<string, unknown> = {};
   for (const key of Object.keys(SETTINGS) as SettingKey[]) {
     const inspected = config.inspect(key);
     if (inspected?.globalValue !== undefined) user[key] = inspected.globalValue;
-    const local = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+    const local = inspected?.workspaceFolderValue ?? inspected?.workspaceValue; // the folder's value wins, as in VS Code
     if (local !== undefined) workspace[key] = local;
   }
   return resolveSettings({ user, workspace });

@@ -35,8 +35,6 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   /** The app mounted; `composer` says the composer rendered (checked by the in-host tests). */
   z.object({ type: z.literal('ready'), composer: z.boolean() }),
   z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS) }),
-  z.object({ type: z.literal('stop') }),
-  z.object({ type: z.literal('newChat') }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

@@ -42,6 +42,16 @@ test('the Peon panel opens from the activity bar, takes a message and says hones
   expect(consoleLines.filter((line) => /Content Security Policy/i.test(line))).toEqual([]);
 });
 
+test('the conversation survives hiding the panel (its page reloads and gets it back)', async () => {
+  const { page } = workbench;
+  await page.locator('.activitybar a.action-label[aria-label^="Explorer"]').click();
+  await page.locator('iframe.webview.ready').first().waitFor({ state: 'hidden' });
+  const chat = await openPeonView(page);
+  await chat.getByRole('article', { name: 'You' }).waitFor();
+  expect(await chat.getByRole('article', { name: 'You' }).textContent()).toBe('Rename the helper in utils.ts');
+  expect(await chat.getByRole('alert').count()).toBe(1);
+});
+
 test('New Chat in the view title clears the conversation', async () => {
   const { page } = workbench;
   const chat = await openPeonView(page);

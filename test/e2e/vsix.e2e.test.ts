@@ -38,7 +38,6 @@ test('the VSIX holds only what runs', () => {
     [
       '[Content_Types].xml',
       'extension.vsixmanifest',
-      'extension/dist/cli.js',
       'extension/dist/extension.js',
       'extension/dist/webview/main.css',
       'extension/dist/webview/main.js',

@@ -16,15 +16,12 @@ suite('activation', () => {
     assert.deepEqual(report, { composer: true });
   });
 
-  test('the commands are registered', async () => {
+  test('the commands are registered, and the view and its container are contributed', async () => {
     const commands = await vscode.commands.getCommands(true);
-    for (const id of ['peon.focusChat', 'peon.newChat', 'peon.stop', 'peon.chatView.focus']) {
-      assert.ok(commands.includes(id), `${id} is registered`);
-    }
-  });
-
-  test('New Chat and Stop run without error', async () => {
-    await vscode.commands.executeCommand('peon.newChat');
-    await vscode.commands.executeCommand('peon.stop');
+    const contributed = (peonExtension().packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands;
+    for (const { command } of contributed) assert.ok(commands.includes(command), `${command} is registered`);
+    // VS Code creates these for a contributed view and its activity-bar container.
+    assert.ok(commands.includes('peon.chatView.focus'), 'the chat view is contributed');
+    assert.ok(commands.includes('workbench.view.extension.peon'), 'the Peon container is contributed');
   });
 });

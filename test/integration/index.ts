@@ -16,7 +16,10 @@ export function run(): Promise<void> {
   const resultsFile = process.env.PEON_TEST_RESULTS;
   const results: Results = { passed: 0, failed: 0, failures: [], done: false };
   const save = (): void => {
-    if (resultsFile) fs.writeFileSync(resultsFile, JSON.stringify(results, null, 2));
+    if (!resultsFile) return;
+    // The driver polls this file: replace it whole so it never reads half a write.
+    fs.writeFileSync(`${resultsFile}.tmp`, JSON.stringify(results, null, 2));
+    fs.renameSync(`${resultsFile}.tmp`, resultsFile);
   };
   const mocha = new Mocha({ ui: 'tdd', timeout: 30_000, color: false, reporter: 'spec' });
   for (const file of fs.readdirSync(__dirname).sort()) {

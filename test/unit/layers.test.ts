@@ -29,6 +29,8 @@ describe('layers (DESIGN.md §1)', () => {
       write('src/cli/h.ts', "import '../extension/activate';\n");
       write('webview/App.svelte', "<script lang=\"ts\">\n  import { readFileSync } from 'node:fs';\n</script>\n<p>hi</p>\n");
       write('webview/i.ts', "import { settings } from '../src/core/settings';\nexport const i = settings;\n");
+      write('src/shared/j.ts', "import { marked } from 'marked';\nexport const j = marked;\n");
+      write('webview/k.ts', "import { mount } from 'svelte';\nimport { z } from 'zod/mini';\nexport const k = [mount, z];\n");
       write('src/core/ok.ts', "import fs from 'node:fs';\nimport { m } from '../shared/m';\nexport const ok = [fs, m];\n");
       expect(checkLayers(root).sort()).toEqual(
         [
@@ -40,6 +42,7 @@ describe('layers (DESIGN.md §1)', () => {
           "src/shared/e.ts: shared imports the Node module 'node:fs'",
           "src/shared/f.ts: shared imports the Node module 'path'",
           "src/shared/g.ts: shared imports '../core/h' from src/core",
+          "src/shared/j.ts: shared imports the package 'marked' (allowed: zod)",
           "webview/App.svelte: webview imports the Node module 'node:fs'",
           "webview/i.ts: webview imports '../src/core/settings' from src/core",
         ].sort(),

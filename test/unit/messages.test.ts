@@ -11,14 +11,12 @@ describe('webview -> host messages are validated', () => {
   test.each([
     [{ type: 'ready', composer: true }],
     [{ type: 'send', text: 'fix the build' }],
-    [{ type: 'stop' }],
-    [{ type: 'newChat' }],
   ])('accepts %j', (raw) => {
     expect(parseWebviewMessage(raw)).toEqual({ ok: true, message: raw });
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'newChat' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -41,7 +39,7 @@ describe('webview -> host messages are validated', () => {
   });
 
   test('drops fields the protocol does not define', () => {
-    expect(parseWebviewMessage({ type: 'stop', approve: 'all' })).toEqual({ ok: true, message: { type: 'stop' } });
+    expect(parseWebviewMessage({ type: 'ready', composer: true, approve: 'all' })).toEqual({ ok: true, message: { type: 'ready', composer: true } });
   });
 });
 
@@ -68,10 +66,8 @@ test('dispatch calls the handler of the message type, and only it', () => {
   const handlers = {
     ready: () => seen.push('ready'),
     send: (m: Extract<WebviewMessage, { type: 'send' }>) => seen.push(`send:${m.text}`),
-    stop: () => seen.push('stop'),
-    newChat: () => seen.push('newChat'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
-  dispatch<WebviewMessage>(handlers, { type: 'stop' });
-  expect(seen).toEqual(['send:a', 'stop']);
+  dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });
+  expect(seen).toEqual(['send:a', 'ready']);
 });

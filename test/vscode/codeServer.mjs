@@ -16,12 +16,32 @@ export async function freePort() {
   return port;
 }
 
+/**
+ * Signals the process group code-server leads. Linux never reuses an id while a process
+ * group of that id has members, so a group found in /proc is still ours.
+ */
 function signalGroup(pid, signal) {
+  if (!groupAlive(pid)) return;
   try {
     process.kill(-pid, signal);
   } catch {
-    // the group is already gone
+    // the group emptied meanwhile
   }
+}
+
+function groupAlive(pgid) {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // fields after the command name (which may hold spaces): state ppid pgrp ...
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid) return true;
+    } catch {
+      // exited while we looked
+    }
+  }
+  return false;
 }
 
 /**
@@ -54,6 +74,7 @@ export async function startCodeServer(options) {
   for (const vsix of options.install ?? []) {
     execFileSync(process.execPath, [codeServerEntry, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix], {
       stdio: 'pipe',
+      timeout: 120_000,
       env: { ...process.env, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_DATA_HOME: path.join(home, 'data') },
     });
   }
@@ -89,18 +110,25 @@ export async function startCodeServer(options) {
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
   const url = `http://127.0.0.1:${port}`;
+  const cleanUp = () => {
+    signalGroup(child.pid, 'SIGKILL');
+    if (!keepHome) fs.rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  };
   const deadline = Date.now() + 60_000;
   for (;;) {
     const early = await Promise.race([exited, new Promise((r) => setTimeout(r, 250, null))]);
-    if (early) throw new Error(`code-server exited during startup (${JSON.stringify(early)}):\n${output.join('\n')}`);
+    if (early) {
+      cleanUp();
+      throw new Error(`code-server exited during startup (${JSON.stringify(early)}):\n${output.join('\n')}`);
+    }
     try {
-      const response = await fetch(`${url}/healthz`);
+      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
       if (response.ok) break;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
-      signalGroup(child.pid, 'SIGKILL');
+      cleanUp();
       throw new Error(`code-server did not answer on ${url} within 60 s:\n${output.join('\n')}`);
     }
   }
@@ -128,8 +156,7 @@ export async function startCodeServer(options) {
         await exited;
         clearTimeout(timer);
       }
-      signalGroup(child.pid, 'SIGKILL'); // whatever of the group outlived its leader
-      if (!keepHome) fs.rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+      cleanUp(); // whatever of the group outlived its leader, and the temp home
     },
   };
 }

@@ -10,14 +10,16 @@ import { repoRoot } from '../../scripts/paths.mjs';
 import { buildAll } from './buildSuite.mjs';
 
 const { testsEntry, workspace } = await buildAll();
-const resultsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'peon-electron-')), 'results.json');
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-electron-'));
+const resultsFile = path.join(scratch, 'results.json');
 try {
   await runTests({
     version: process.env.PEON_VSCODE_VERSION ?? '1.99.3',
     extensionDevelopmentPath: repoRoot,
     extensionTestsPath: testsEntry,
     extensionTestsEnv: { PEON_TEST_RESULTS: resultsFile },
-    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust'],
+    // A fresh profile each run: a view restored from the last run would activate Peon early.
+    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', `--user-data-dir=${path.join(scratch, 'user-data')}`],
   });
 } finally {
   if (fs.existsSync(resultsFile)) {

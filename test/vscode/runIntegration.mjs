@@ -18,9 +18,10 @@ async function main() {
   const resultsFile = path.join(scratch, 'results.json');
 
   const server = await startCodeServer({ workspace, env: { PEON_TEST_RESULTS: resultsFile } });
-  const browser = await launchBrowser();
+  let browser;
   let results;
   try {
+    browser = await launchBrowser();
     const url = server.workbenchUrl(workspace, [
       ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
       ['extensionTestsPath', server.remoteUri(testsEntry)],
@@ -28,7 +29,7 @@ async function main() {
     await openWorkbench(browser, url);
     results = await waitForResults(resultsFile, server);
   } finally {
-    await browser.close();
+    await browser?.close();
     await server.stop();
     fs.rmSync(scratch, { recursive: true, force: true });
   }
@@ -43,7 +44,7 @@ async function waitForResults(file, server) {
   const deadline = Date.now() + TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (fs.existsSync(file)) {
-      const results = JSON.parse(fs.readFileSync(file, 'utf8'));
+      const results = JSON.parse(fs.readFileSync(file, 'utf8')); // written whole by rename, never half
       if (results.done) return results;
     }
     await new Promise((r) => setTimeout(r, 250));
