@@ -17,7 +17,8 @@ const common = {
   loader: { '.md': 'text' }, // tool descriptions (src/core/tools/*.md)
 };
 
-const node = { ...common, platform: 'node', target: 'node20', format: 'cjs' };
+// ESM entry points first: jsonc-parser's UMD build cannot be bundled.
+const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'] };
 
 /** @type {esbuild.BuildOptions[]} */
 const builds = [

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { mdText } from './test/mdText';
+import { mdText } from './test/mdText.mts';
 
 // Unit and component tests: Node, real temp directories, real processes and servers.
 export default defineConfig({

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { mdText } from './test/mdText';
+import { mdText } from './test/mdText.mts';
 
 // End to end: Playwright drives Debian's Chromium against a real VS Code (code-server).
 export default defineConfig({

@@ -1,11 +1,10 @@
 // The `peon` command: the same core as the extension, headless (DESIGN.md §8).
 // Commands are added to COMMANDS as the tools and the agent loop land.
 import { version } from '../../package.json';
-
-export interface CliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-}
+import { UsageError } from './args';
+import { toolCommand } from './commands/tool';
+import { toolsCommand } from './commands/tools';
+import type { CliIo } from './io';
 
 interface Command {
   readonly summary: string;
@@ -15,6 +14,8 @@ interface Command {
 const COMMANDS: Readonly<Record<string, Command>> = {
   help: { summary: 'Show this help.', run: (_args, io) => (io.stdout(usage()), 0) },
   version: { summary: 'Print the version.', run: (_args, io) => (io.stdout(`${version}\n`), 0) },
+  tools: toolsCommand,
+  tool: toolCommand,
 };
 
 export function usage(): string {
@@ -46,10 +47,21 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stderr(`peon: unknown command '${first}'. Run 'peon --help' for the list.\n`);
     return 2;
   }
-  return command.run(rest, io);
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`peon ${first}: ${error.message}\n`);
+    return 2;
+  }
 }
 
 if (require.main === module) {
+  // `peon … | head` closes the pipe early: that is the reader's choice, not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   main(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

@@ -18,6 +18,8 @@ export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promis
 export interface PermissionOutcome extends PermissionDecision {
   /** For `ask`: what the person (or --approve) answered. */
   readonly answer?: 'approved' | 'denied';
+  /** A denial's message for the model, when the person wrote one. */
+  readonly userMessage?: string;
 }
 
 export type ToolCallOutcome =
@@ -72,13 +74,14 @@ export class ToolSession {
     const permission = decide(assessment, mode, source);
     if (permission.decision !== 'ask') return permission;
     const reply = await this.approve({ tool: tool.name, agent: this.context.agent, assessment, permission }, signal);
-    return { ...permission, answer: reply.approved ? 'approved' : 'denied', ...(reply.approved ? {} : { userMessage: reply.message }) };
+    if (reply.approved) return { ...permission, answer: 'approved' };
+    return { ...permission, answer: 'denied', ...(reply.message ? { userMessage: reply.message } : {}) };
   }
 }
 
 function deniedMessage(tool: string, permission: PermissionOutcome): string {
   const why = permission.reasons.length > 0 ? ` (${permission.reasons.join('; ')})` : '';
-  const userMessage = (permission as { userMessage?: string }).userMessage;
+  const userMessage = permission.userMessage;
   if (permission.decision === 'deny') return `The ${tool} call is denied by ${permission.source}${why}. Do not retry it.`;
   return `The user denied this ${tool} call${why}.${userMessage ? ` They said: ${userMessage}` : ''} Do not retry it unchanged.`;
 }

@@ -11,17 +11,31 @@ export interface TrashEntry {
   readonly size: number;
   readonly mode: number;
   readonly deletedAt: string;
+  /** Set when a symbolic link was deleted: what it pointed to. */
+  readonly linkTarget?: string;
 }
 
 export class Trash {
   constructor(readonly dir: string) {}
 
   async keep(originalPath: string, content: Uint8Array, mode: number): Promise<TrashEntry> {
+    const entry = await this.newEntry({ originalPath, size: content.byteLength, mode });
+    await atomicWrite(path.join(this.dir, `${entry.id}.bin`), content, 0o600);
+    return this.save(entry);
+  }
+
+  async keepLink(originalPath: string, linkTarget: string): Promise<TrashEntry> {
+    return this.save(await this.newEntry({ originalPath, size: 0, mode: 0o777, linkTarget }));
+  }
+
+  private async newEntry(fields: Omit<TrashEntry, 'id' | 'deletedAt'>): Promise<TrashEntry> {
     await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
-    const entry: TrashEntry = { id, originalPath, size: content.byteLength, mode, deletedAt: new Date().toISOString() };
-    await atomicWrite(path.join(this.dir, `${id}.bin`), content, 0o600);
-    await atomicWrite(path.join(this.dir, `${id}.json`), Buffer.from(JSON.stringify(entry, null, 2)), 0o600);
+    return { id, ...fields, deletedAt: new Date().toISOString() };
+  }
+
+  private async save(entry: TrashEntry): Promise<TrashEntry> {
+    await atomicWrite(path.join(this.dir, `${entry.id}.json`), Buffer.from(JSON.stringify(entry, null, 2)), 0o600);
     return entry;
   }
 
@@ -51,7 +65,8 @@ export class Trash {
     const exists = await fs.lstat(entry.originalPath).then(() => true, () => false);
     if (exists) throw new ToolError('already_exists', `${entry.originalPath} exists again; move it away before restoring.`);
     await fs.mkdir(path.dirname(entry.originalPath), { recursive: true });
-    await atomicWrite(entry.originalPath, await fs.readFile(path.join(this.dir, `${id}.bin`)), entry.mode);
+    if (entry.linkTarget !== undefined) await fs.symlink(entry.linkTarget, entry.originalPath);
+    else await atomicWrite(entry.originalPath, await fs.readFile(path.join(this.dir, `${id}.bin`)), entry.mode);
     await fs.rm(path.join(this.dir, `${id}.bin`), { force: true });
     await fs.rm(meta, { force: true });
     return entry;

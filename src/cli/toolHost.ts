@@ -1,0 +1,65 @@
+// What `peon tool` and `peon tools` run on: one workspace, one session of tool calls,
+// cancelled by SIGINT/SIGTERM through the same AbortSignal the Stop button uses.
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { DEFAULT_LIMITS } from '../core/tools/contract';
+import { builtinRegistry } from '../core/tools/builtins';
+import { ToolSession, type Approver } from '../core/tools/session';
+import { FileSnapshots } from '../core/workspace/snapshots';
+import { Trash } from '../core/workspace/trash';
+import { Workspace } from '../core/workspace/workspace';
+import { UsageError } from './args';
+import { loadSettings } from './settingsFiles';
+
+/** Where the CLI keeps state (the trash of deleted files): PEON_STATE_DIR or the XDG state folder. */
+export function stateDir(): string {
+  return process.env.PEON_STATE_DIR ?? path.join(process.env.XDG_STATE_HOME ?? path.join(os.homedir(), '.local', 'state'), 'peon');
+}
+
+export function approverFor(mode: string | undefined): Approver {
+  if (mode === undefined || mode === 'none') return async () => ({ approved: false, message: 'Denied: the CLI runs with --approve none.' });
+  if (mode === 'all') return async () => ({ approved: true });
+  throw new UsageError(`--approve takes "all" or "none", not ${JSON.stringify(mode)}.`);
+}
+
+export interface ToolHost {
+  readonly session: ToolSession;
+  readonly warnings: readonly string[];
+  /** Stops listening for signals. */
+  close(): void;
+}
+
+export function openToolHost(options: { workspace: string | undefined; config: string | undefined; approve: string | undefined }): ToolHost {
+  const dir = path.resolve(options.workspace ?? process.cwd());
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--workspace ${dir} is not a folder.`);
+  const approver = approverFor(options.approve);
+  const settings = loadSettings(options.config, dir);
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals): void => controller.abort(new Error(`${signal} received`));
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const session = new ToolSession(
+    builtinRegistry(),
+    {
+      signal: controller.signal,
+      workspace: new Workspace([{ path: dir }]),
+      timeoutMs: 10 * 60_000,
+      limits: DEFAULT_LIMITS,
+      snapshots: new FileSnapshots(),
+      trash: new Trash(path.join(stateDir(), 'trash', `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`)),
+      agent: 'cli',
+      ripgrep: undefined,
+    },
+    approver,
+  );
+  return {
+    session,
+    warnings: settings.warnings,
+    close() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

@@ -1,0 +1,16 @@
+// The built-in tools. Adding a tool: a file (and its .md description) in this folder,
+// and one line here.
+import { deleteTool } from './delete';
+import { editTool } from './edit';
+import { listTool } from './list';
+import { readTool } from './read';
+import { ToolRegistry } from './registry';
+import { writeTool } from './write';
+
+export const BUILTIN_TOOLS = [readTool, writeTool, editTool, deleteTool, listTool];
+
+export function builtinRegistry(): ToolRegistry {
+  const registry = new ToolRegistry();
+  for (const tool of BUILTIN_TOOLS) registry.register(tool);
+  return registry;
+}

@@ -1,0 +1,62 @@
+import fs from 'node:fs/promises';
+import * as z from 'zod';
+import { defineTool } from './defineTool';
+import description from './delete.md';
+import { pathNotes } from './fileAssessment';
+import { fileDiff } from './fileDiff';
+import { fsError, ToolError } from './toolError';
+
+const input = z.object({
+  path: z.string().min(1).describe('The file to delete: relative to the workspace root, absolute, or starting with ~.'),
+});
+
+export const deleteTool = defineTool({
+  name: 'delete',
+  description,
+  input,
+  risk: 'filesystem',
+  aliases: { filePath: 'path', file_path: 'path' },
+  async assess({ path }, ctx) {
+    // A symlink is judged (and removed) where it stands, not where it points.
+    const named = ctx.workspace.resolve(path);
+    const target = named.isSymlink ? ctx.workspace.resolveLink(path) : named;
+    let before: string | undefined;
+    if (!named.isSymlink) {
+      const stat = await fs.stat(target.canonical).catch((error: unknown) => {
+        throw fsError(error, target.display);
+      });
+      if (stat.isDirectory()) throw new ToolError('invalid_input', `${target.display} is a directory; delete removes files only.`);
+      if (stat.size <= 512 * 1024) before = await fs.readFile(target.canonical, 'utf8');
+    }
+    return {
+      risk: 'filesystem',
+      writes: true,
+      paths: [target],
+      summary: {
+        kind: 'file-change',
+        path: target.display,
+        operation: 'delete',
+        diff: named.isSymlink ? `(removes the symbolic link ${target.display}; its target is untouched)` : before === undefined ? '(large file: no inline diff)' : fileDiff(target.relative ?? target.display, before, ''),
+        reasons: pathNotes(named),
+      },
+    };
+  },
+  async execute(_args, ctx, assessment) {
+    const target = assessment.paths[0]!;
+    try {
+      const stat = await fs.lstat(target.canonical);
+      if (stat.isDirectory()) throw new ToolError('invalid_input', `${target.display} is a directory; delete removes files only.`);
+      const entry = stat.isSymbolicLink()
+        ? await ctx.trash.keepLink(target.canonical, await fs.readlink(target.canonical))
+        : await ctx.trash.keep(target.canonical, await fs.readFile(target.canonical), stat.mode & 0o7777);
+      await fs.unlink(target.canonical);
+      ctx.snapshots.forget(target.canonical);
+      return {
+        output: `Deleted ${target.display}${stat.isSymbolicLink() ? ' (the link only)' : ''}. It is kept in the trash as ${entry.id} and can be restored.`,
+        data: { path: target.display, trashId: entry.id, bytes: entry.size, link: stat.isSymbolicLink() },
+      };
+    } catch (error) {
+      throw fsError(error, target.display);
+    }
+  },
+});

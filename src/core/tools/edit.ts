@@ -1,0 +1,121 @@
+import { isUtf8 } from 'node:buffer';
+import fs from 'node:fs/promises';
+import * as z from 'zod';
+import { atomicWrite } from '../workspace/atomicWrite';
+import type { ResolvedPath } from '../workspace/workspace';
+import type { ToolContext } from './contract';
+import { defineTool } from './defineTool';
+import description from './edit.md';
+import { pathNotes } from './fileAssessment';
+import { replacementDiff } from './fileDiff';
+import { fsError, ToolError } from './toolError';
+import { checkFresh, currentFile, sha256 } from './write';
+
+const input = z.object({
+  path: z.string().min(1).describe('The file to edit (read it first).'),
+  oldString: z.string().min(1).describe('The exact text to replace.'),
+  newString: z.string().describe('The text to put in its place.'),
+  replaceAll: z.boolean().optional().describe('Replace every occurrence instead of exactly one.'),
+});
+type Input = z.output<typeof input>;
+
+interface Prepared {
+  readonly sha256: string;
+  readonly bytes: Buffer;
+  readonly replacements: number;
+  readonly mode: number;
+}
+
+/** Every non-overlapping offset of `needle` in `haystack`. */
+function occurrences(haystack: Buffer, needle: Buffer): number[] {
+  const found: number[] = [];
+  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) found.push(i);
+  return found;
+}
+
+/** The edit computed from the file's current bytes; throws the typed errors of DESIGN.md §4. */
+async function prepare(args: Input, target: ResolvedPath, ctx: ToolContext): Promise<{ prepared: Prepared; diff: string }> {
+  if (args.oldString === args.newString) throw new ToolError('invalid_input', 'oldString and newString are the same: there is nothing to change.');
+  const seen = ctx.snapshots.get(target.canonical);
+  if (!seen) throw new ToolError('not_read', `Read ${target.display} before editing it.`);
+  const current = await currentFile(target);
+  if (!current) throw new ToolError('not_found', `${target.display} no longer exists.`);
+  const hash = sha256(current.bytes);
+  checkFresh(target, hash, ctx);
+  if (!isUtf8(current.bytes)) {
+    throw new ToolError('not_utf8', `${target.display} is not valid UTF-8. edit refuses it rather than re-encode it; use write only if you mean to replace the whole file.`);
+  }
+  let oldBytes = Buffer.from(args.oldString, 'utf8');
+  let newBytes = Buffer.from(args.newString, 'utf8');
+  let matches = occurrences(current.bytes, oldBytes);
+  // A CRLF file edited with LF text: match and write in the file's own line endings.
+  if (matches.length === 0 && args.oldString.includes('\n') && !args.oldString.includes('\r') && current.bytes.includes('\r\n')) {
+    oldBytes = Buffer.from(args.oldString.replace(/\n/g, '\r\n'), 'utf8');
+    newBytes = Buffer.from(args.newString.replace(/\r?\n/g, '\r\n'), 'utf8');
+    matches = occurrences(current.bytes, oldBytes);
+  }
+  if (matches.length === 0) {
+    throw new ToolError('no_match', `oldString was not found in ${target.display}. Read the file again and copy the text exactly (whitespace included).`, { count: 0 });
+  }
+  if (matches.length > 1 && !args.replaceAll) {
+    throw new ToolError(
+      'multiple_matches',
+      `oldString appears ${matches.length} times in ${target.display}. Add surrounding lines to make it unique, or set replaceAll.`,
+      { count: matches.length },
+    );
+  }
+  const pieces: Buffer[] = [];
+  let from = 0;
+  for (const at of matches) {
+    pieces.push(current.bytes.subarray(from, at), newBytes);
+    from = at + oldBytes.length;
+  }
+  pieces.push(current.bytes.subarray(from));
+  const diff = replacementDiff(target.relative ?? target.display, current.bytes, matches, oldBytes.length, newBytes);
+  return { prepared: { sha256: hash, bytes: Buffer.concat(pieces), replacements: matches.length, mode: current.mode }, diff };
+}
+
+export const editTool = defineTool({
+  name: 'edit',
+  description,
+  input,
+  risk: 'filesystem',
+  aliases: { filePath: 'path', file_path: 'path', old_string: 'oldString', new_string: 'newString', replace_all: 'replaceAll' },
+  async assess(args, ctx) {
+    const target = ctx.workspace.resolve(args.path);
+    const { prepared, diff } = await prepare(args, target, ctx);
+    return {
+      risk: 'filesystem',
+      writes: true,
+      paths: [target],
+      summary: { kind: 'file-change', path: target.display, operation: 'edit', diff, reasons: pathNotes(target) },
+      prepared,
+    };
+  },
+  async execute(_args, ctx, assessment) {
+    const target = assessment.paths[0]!;
+    const prepared = assessment.prepared as Prepared;
+    // Re-hash before committing: what is written is exactly what was approved, on the file it was computed from.
+    let now: Buffer;
+    try {
+      now = await fs.readFile(target.canonical);
+    } catch (error) {
+      throw fsError(error, target.display);
+    }
+    if (sha256(now) !== prepared.sha256) {
+      throw new ToolError('stale', `${target.display} changed while the edit waited for approval. Read it again, then retry.`);
+    }
+    try {
+      await atomicWrite(target.canonical, prepared.bytes, prepared.mode);
+    } catch (error) {
+      throw fsError(error, target.display);
+    }
+    const hash = sha256(prepared.bytes);
+    ctx.snapshots.record(target.canonical, { sha256: hash, size: prepared.bytes.length });
+    const times = prepared.replacements === 1 ? '1 replacement' : `${prepared.replacements} replacements`;
+    return {
+      output: `Edited ${target.display}: ${times} (sha256 ${hash}).`,
+      data: { path: target.display, sha256: hash, replacements: prepared.replacements, bytes: prepared.bytes.length },
+    };
+  },
+});

@@ -1,0 +1,148 @@
+import fs from 'node:fs/promises';
+import * as z from 'zod';
+import { binaryKind, SNIFF_BYTES } from '../workspace/fileKind';
+import { hashFile, identityOf, scanLines } from '../workspace/fileScan';
+import type { ResolvedPath } from '../workspace/workspace';
+import type { ToolContext, ToolResult } from './contract';
+import { defineTool } from './defineTool';
+import { pathNotes, readRisk } from './fileAssessment';
+import description from './read.md';
+import { fsError, ToolError } from './toolError';
+
+const DEFAULT_LINES = 2000;
+const DEFAULT_BYTES = 65_536;
+const MAX_LINE_CHARS = 2000;
+
+const input = z.object({
+  path: z.string().min(1).describe('The file to read: relative to the workspace root, absolute, or starting with ~.'),
+  offset: z.number().int().min(0).optional().describe('Line mode: the first line to return, 1-indexed (0 counts as 1). Byte mode: the first byte.'),
+  limit: z.number().int().min(1).optional().describe(`Line mode: how many lines (default ${DEFAULT_LINES}). Byte mode: how many bytes (default ${DEFAULT_BYTES}).`),
+  unit: z.enum(['lines', 'bytes']).optional().describe('"lines" (default) or "bytes".'),
+});
+type Input = z.output<typeof input>;
+
+export const readTool = defineTool({
+  name: 'read',
+  description,
+  input,
+  risk: 'read_only',
+  aliases: { filePath: 'path', file_path: 'path' },
+  async assess({ path }, ctx) {
+    const target = ctx.workspace.resolve(path);
+    return {
+      risk: readRisk([target]),
+      writes: false,
+      paths: [target],
+      summary: { kind: 'file-access', path: target.display, reasons: pathNotes(target) },
+    };
+  },
+  async execute(args, ctx, assessment) {
+    const target = assessment.paths[0]!;
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(target.canonical, 'r');
+    } catch (error) {
+      throw fsError(error, target.display);
+    }
+    try {
+      const stat = await handle.stat({ bigint: true });
+      if (stat.isDirectory()) throw new ToolError('invalid_input', `${target.display} is a directory. Use list to see its entries.`);
+      const identity = identityOf(stat);
+      const head = Buffer.alloc(Math.min(SNIFF_BYTES, identity.size));
+      await handle.read(head, 0, head.length, 0);
+      const kind = binaryKind(head);
+      if (kind) return binaryResult(target, kind, await hashFile(target.canonical, handle, identity), identity.size, ctx);
+      return args.unit === 'bytes'
+        ? await readBytes(args, target, handle, identity, ctx)
+        : await readLines(args, target, handle, identity, ctx);
+    } finally {
+      await handle.close();
+    }
+  },
+});
+
+function meta(target: ResolvedPath, sha256: string, size: number, lines: number) {
+  return { path: target.display, sha256, size, lines, ...(target.ignored ? { ignored: true } : {}) };
+}
+
+function binaryResult(target: ResolvedPath, kind: string, digest: { sha256: string; lines: number }, size: number, ctx: ToolContext): ToolResult {
+  ctx.snapshots.record(target.canonical, { sha256: digest.sha256, size });
+  return {
+    output: `${target.display} is a binary file (${kind}, ${size} bytes); its contents are not shown.`,
+    data: { ...meta(target, digest.sha256, size, digest.lines), binary: kind, truncated: false },
+  };
+}
+
+async function readLines(args: Input, target: ResolvedPath, handle: fs.FileHandle, identity: ReturnType<typeof identityOf>, ctx: ToolContext): Promise<ToolResult> {
+  const from = Math.max(1, args.offset ?? 1);
+  const limit = args.limit ?? DEFAULT_LINES;
+  const scan = await scanLines(target.canonical, handle, identity, from, limit);
+  ctx.snapshots.record(target.canonical, { sha256: scan.sha256, size: identity.size });
+  const decoder = new TextDecoder('utf-8', { fatal: false });
+  const width = String(from + scan.selected.length - 1).length;
+  const out: string[] = [];
+  let chars = 0;
+  let cutLines = 0;
+  let notUtf8 = false;
+  let shown = 0;
+  for (const bytes of scan.selected) {
+    let text = decoder.decode(bytes);
+    if (!notUtf8 && text.includes('\uFFFD') && !Buffer.from(text).equals(bytes)) notUtf8 = true;
+    if (text.length > MAX_LINE_CHARS) {
+      text = `${text.slice(0, MAX_LINE_CHARS)}… [line cut: ${text.length} characters]`;
+      cutLines++;
+    }
+    const row = `${String(from + shown).padStart(width)}\t${text}`;
+    if (chars + row.length + 1 > ctx.limits.maxOutputChars && shown > 0) break;
+    out.push(row);
+    chars += row.length + 1;
+    shown++;
+  }
+  const to = from + shown - 1;
+  const truncated = to < scan.lines || cutLines > 0;
+  const notes: string[] = [];
+  if (shown === 0) notes.push(scan.lines === 0 ? '(empty file)' : `(the file has ${scan.lines} lines; offset ${from} is past the end)`);
+  else if (to < scan.lines) notes.push(`(lines ${from}-${to} of ${scan.lines}; read again with offset ${to + 1} for more)`);
+  if (cutLines > 0) notes.push(`(${cutLines} long line(s) cut at ${MAX_LINE_CHARS} characters)`);
+  if (notUtf8) notes.push('(the file is not valid UTF-8: invalid bytes are shown as U+FFFD; edit will refuse this file)');
+  if (target.ignored) notes.push('(this file is ignored by .gitignore or .peonignore)');
+  return {
+    output: [...out, ...notes].join('\n'),
+    data: {
+      ...meta(target, scan.sha256, identity.size, scan.lines),
+      unit: 'lines',
+      range: shown === 0 ? null : { from, to },
+      truncated,
+      ...(notUtf8 ? { utf8: false } : {}),
+    },
+  };
+}
+
+async function readBytes(args: Input, target: ResolvedPath, handle: fs.FileHandle, identity: ReturnType<typeof identityOf>, ctx: ToolContext): Promise<ToolResult> {
+  const offset = args.offset ?? 0;
+  const requested = args.limit ?? DEFAULT_BYTES;
+  const limit = Math.min(requested, ctx.limits.maxReadBytes);
+  const digest = await hashFile(target.canonical, handle, identity);
+  ctx.snapshots.record(target.canonical, { sha256: digest.sha256, size: identity.size });
+  const length = Math.max(0, Math.min(limit, identity.size - offset));
+  const bytes = Buffer.alloc(length);
+  if (length > 0) await handle.read(bytes, 0, length, offset);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ToolError('not_utf8', `Bytes ${offset}-${offset + length} of ${target.display} are not valid UTF-8 (the range may split a character). Read a different range, or use line mode.`, {
+      offset,
+      length,
+    });
+  }
+  const end = offset + length;
+  const truncated = end < identity.size;
+  const notes: string[] = [];
+  if (requested > limit) notes.push(`(limit lowered from ${requested} to the maximum of ${limit} bytes)`);
+  if (truncated) notes.push(`(bytes ${offset}-${end} of ${identity.size}; read again with offset ${end} for more)`);
+  return {
+    output: [text, ...notes].filter((s) => s !== '').join('\n'),
+    data: { ...meta(target, digest.sha256, identity.size, digest.lines), unit: 'bytes', range: { from: offset, to: end }, truncated },
+  };
+}

@@ -1,0 +1,141 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { makeWorkspace, tempDir } from './tools/toolTestContext';
+
+// `peon tools` / `peon tool` as a black box: the built CLI spawned, its JSON parsed (DESIGN.md §8).
+const CLI = path.resolve('dist/cli.js');
+
+function peon(args: string[], options: { input?: string; uid?: number; cwd?: string } = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    input: options.input,
+    cwd: options.cwd,
+    env: { ...process.env, PEON_STATE_DIR: tempDir('peon-state-') },
+    ...(options.uid !== undefined ? { uid: options.uid, gid: options.uid } : {}),
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.split('\n').filter(Boolean) };
+}
+
+const json = (text: string) => JSON.parse(text) as Record<string, unknown>;
+
+describe('peon tools', () => {
+  test('--json prints every tool with name, risk, description and input schema', () => {
+    const r = peon(['tools', '--json']);
+    expect(r.code).toBe(0);
+    const tools = JSON.parse(r.stdout) as { name: string; risk: string; description: string; inputSchema: { type: string } }[];
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['read', 'write', 'edit', 'delete', 'list']));
+    for (const t of tools) {
+      expect(Object.keys(t)).toEqual(['name', 'risk', 'description', 'inputSchema']);
+      expect(t.inputSchema.type).toBe('object');
+      expect(t.description.length).toBeGreaterThan(20);
+    }
+  });
+
+  test('the human listing names each tool with its risk', () => {
+    const r = peon(['tools']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^read +read_only +Read a file from the workspace\.$/m);
+    expect(r.stdout).toMatch(/^write +filesystem /m);
+  });
+
+  test('an unknown option is a usage error', () => {
+    expect(peon(['tools', '--yaml'])).toMatchObject({ code: 2, stderr: 'peon tools: Unknown option --yaml.\n' });
+  });
+});
+
+describe('peon tool', () => {
+  test('one call prints one JSON object with the documented keys', () => {
+    const root = makeWorkspace({ 'a.txt': 'hello\n' });
+    const r = peon(['tool', 'read', '--workspace', root, '--input', '{"path":"a.txt"}']);
+    expect(r.code).toBe(0);
+    expect(r.lines).toHaveLength(1);
+    const out = json(r.lines[0]!);
+    expect(Object.keys(out)).toEqual(['tool', 'ok', 'output', 'data', 'risk', 'permission']);
+    expect(out).toMatchObject({ tool: 'read', ok: true, output: '1\thello', risk: 'read_only', permission: { decision: 'allow' } });
+  });
+
+  test('--approve defaults to none: an ask is denied and nothing changes (exit 0: the command ran)', () => {
+    const root = makeWorkspace();
+    const r = peon(['tool', 'write', '--workspace', root, '--input', '{"path":"b.txt","content":"x"}']);
+    expect(r.code).toBe(0);
+    const out = json(r.lines[0]!);
+    expect(Object.keys(out)).toEqual(['tool', 'ok', 'error', 'risk', 'permission']);
+    expect(out).toMatchObject({ ok: false, error: { code: 'permission_denied' }, permission: { decision: 'ask', answer: 'denied' } });
+    expect(fs.existsSync(path.join(root, 'b.txt'))).toBe(false);
+  });
+
+  test('--approve all answers every ask', () => {
+    const root = makeWorkspace();
+    const r = peon(['tool', 'write', '--workspace', root, '--approve', 'all', '--input', '{"path":"b.txt","content":"x"}']);
+    expect(json(r.lines[0]!)).toMatchObject({ ok: true, permission: { answer: 'approved' } });
+    expect(fs.readFileSync(path.join(root, 'b.txt'), 'utf8')).toBe('x');
+  });
+
+  test('an unknown tool and invalid input are results, not crashes', () => {
+    const root = makeWorkspace();
+    expect(json(peon(['tool', 'frob', '--workspace', root]).lines[0]!)).toMatchObject({ ok: false, error: { code: 'unknown_tool' } });
+    expect(json(peon(['tool', 'read', '--workspace', root, '--input', '{"path":7}']).lines[0]!)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  });
+
+  test.each([
+    [['tool', 'read', '--input', '{bad'], /--input is not valid JSON/],
+    [['tool'], /needs a tool name/],
+    [['tool', 'read', '--approve', 'some'], /--approve takes "all" or "none"/],
+    [['tool', 'read', '--workspace', '/does/not/exist'], /is not a folder/],
+    [['tool', 'read', '--config', '/does/not/exist.json'], /--config/],
+  ])('usage error %j exits 2', (args, message) => {
+    const r = peon(args, { cwd: makeWorkspace() });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(message);
+  });
+
+  test('--batch runs JSON lines in ONE session: a read lets a later edit through; bad lines get their own result', () => {
+    const root = makeWorkspace({ 'a.txt': 'hello\n' });
+    const batch = [
+      JSON.stringify({ tool: 'edit', input: { path: 'a.txt', oldString: 'hello', newString: 'bye' } }),
+      JSON.stringify({ tool: 'read', input: { path: 'a.txt' } }),
+      'not json',
+      JSON.stringify({ tool: 'edit', input: { path: 'a.txt', oldString: 'hello', newString: 'bye' } }),
+    ].join('\n');
+    const r = peon(['tool', '--batch', '-', '--workspace', root, '--approve', 'all'], { input: batch });
+    expect(r.code).toBe(0);
+    expect(r.lines.map((l) => json(l)).map((o) => (o.ok ? 'ok' : (o.error as { code: string }).code))).toEqual(['not_read', 'ok', 'invalid_input', 'ok']);
+    expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('bye\n');
+  });
+
+  test('--batch FILE reads the lines from a file', () => {
+    const root = makeWorkspace({ 'a.txt': 'x' });
+    const file = path.join(tempDir(), 'calls.jsonl');
+    fs.writeFileSync(file, `${JSON.stringify({ tool: 'list', input: {} })}\n`);
+    expect(json(peon(['tool', '--batch', file, '--workspace', root]).lines[0]!)).toMatchObject({ tool: 'list', ok: true });
+  });
+
+  test('a workspace .vscode/settings.json that is broken is ignored with a warning, never loosening anything', () => {
+    const root = makeWorkspace({ '.vscode/settings.json': '{ "peon.model.baseUrl": ', 'a.txt': 'x' });
+    const r = peon(['tool', 'read', '--workspace', root, '--input', '{"path":"a.txt"}']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^peon: Ignored .*\.vscode\/settings\.json/);
+  });
+
+  // As root, EACCES is real only for another user: the CLI runs as `nobody` against root's files.
+  test.runIf(process.getuid?.() === 0)('EACCES (the CLI as an unprivileged user): permission_denied, original intact, no temp file', () => {
+    const root = makeWorkspace({ 'ro/a.txt': 'original\n' });
+    fs.chmodSync(root, 0o755);
+    fs.chmodSync(path.join(root, 'ro'), 0o755);
+    fs.chmodSync(path.join(root, 'ro', 'a.txt'), 0o644);
+    for (let dir = path.dirname(root); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+      if ((fs.statSync(dir).mode & 0o001) === 0) return expect.fail(`${dir} is not traversable by nobody`);
+    }
+    const r = peon(['tool', 'write', '--workspace', root, '--approve', 'all', '--input', '{"path":"ro/a.txt","content":"new\\n"}'], {
+      uid: 65534,
+      cwd: os.tmpdir(),
+    });
+    expect(json(r.lines[0]!)).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    expect(fs.readFileSync(path.join(root, 'ro/a.txt'), 'utf8')).toBe('original\n');
+    expect(fs.readdirSync(path.join(root, 'ro'))).toEqual(['a.txt']);
+  });
+});
