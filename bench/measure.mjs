@@ -19,3 +19,30 @@ export function timeCommand(command, args, { runs = 7, cwd, env } = {}) {
   once();
   return median(Array.from({ length: runs }, once));
 }
+
+/** Milliseconds of an async function in this process, median of `runs` after one warm-up. */
+export async function timeAsync(fn, { runs = 7, before } = {}) {
+  const once = async () => {
+    await before?.();
+    const started = process.hrtime.bigint();
+    await fn();
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  await once();
+  const times = [];
+  for (let i = 0; i < runs; i++) times.push(await once());
+  return median(times);
+}
+
+/** One row of the table: a measured time against its reference, judged by a ratio budget. */
+export function ratioRow(measured, reference, budget, note = '') {
+  const ratio = measured / reference;
+  return {
+    reference: `${reference.toFixed(2)} ms`,
+    measured: `${measured.toFixed(2)} ms`,
+    ratio,
+    budget: `≤ ${budget}×`,
+    pass: ratio <= budget,
+    note,
+  };
+}

@@ -14,6 +14,8 @@ export async function loadTs(relativePath) {
     target: 'node20',
     write: false,
     external: ['vscode'],
+    loader: { '.md': 'text' },
+    mainFields: ['module', 'main'],
   });
   const module = { exports: {} };
   new Function('module', 'exports', 'require', outputFiles[0].text)(module, module.exports, createRequire(file));

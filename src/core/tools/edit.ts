@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs/promises';
 import * as z from 'zod';
-import { atomicWrite } from '../workspace/atomicWrite';
+import { knownSha256 } from '../workspace/fileScan';
 import type { ResolvedPath } from '../workspace/workspace';
 import type { ToolContext } from './contract';
 import { defineTool } from './defineTool';
@@ -9,7 +9,7 @@ import description from './edit.md';
 import { pathNotes } from './fileAssessment';
 import { replacementDiff } from './fileDiff';
 import { fsError, ToolError } from './toolError';
-import { checkFresh, currentFile, sha256 } from './write';
+import { checkFresh, currentFile, sha256, writeAndHash } from './write';
 
 const input = z.object({
   path: z.string().min(1).describe('The file to edit (read it first).'),
@@ -21,7 +21,11 @@ type Input = z.output<typeof input>;
 
 interface Prepared {
   readonly sha256: string;
-  readonly bytes: Buffer;
+  /** The bytes the edit was computed from (and the card's diff). */
+  readonly before: Buffer;
+  /** The new content as slices of the old bytes and the replacement: never joined into one copy. */
+  readonly pieces: readonly Buffer[];
+  readonly size: number;
   readonly replacements: number;
   readonly mode: number;
 }
@@ -40,7 +44,8 @@ async function prepare(args: Input, target: ResolvedPath, ctx: ToolContext): Pro
   if (!seen) throw new ToolError('not_read', `Read ${target.display} before editing it.`);
   const current = await currentFile(target);
   if (!current) throw new ToolError('not_found', `${target.display} no longer exists.`);
-  const hash = sha256(current.bytes);
+  // The hash the read computed, while the file is the same version (inode, size, mtime); execute re-hashes.
+  const hash = knownSha256(target.canonical, current.identity) ?? sha256(current.bytes);
   checkFresh(target, hash, ctx);
   if (!isUtf8(current.bytes)) {
     throw new ToolError('not_utf8', `${target.display} is not valid UTF-8. edit refuses it rather than re-encode it; use write only if you mean to replace the whole file.`);
@@ -72,7 +77,8 @@ async function prepare(args: Input, target: ResolvedPath, ctx: ToolContext): Pro
   }
   pieces.push(current.bytes.subarray(from));
   const diff = replacementDiff(target.relative ?? target.display, current.bytes, matches, oldBytes.length, newBytes);
-  return { prepared: { sha256: hash, bytes: Buffer.concat(pieces), replacements: matches.length, mode: current.mode }, diff };
+  const size = current.bytes.length + matches.length * (newBytes.length - oldBytes.length);
+  return { prepared: { sha256: hash, before: current.bytes, pieces, size, replacements: matches.length, mode: current.mode }, diff };
 }
 
 export const editTool = defineTool({
@@ -95,27 +101,28 @@ export const editTool = defineTool({
   async execute(_args, ctx, assessment) {
     const target = assessment.paths[0]!;
     const prepared = assessment.prepared as Prepared;
-    // Re-hash before committing: what is written is exactly what was approved, on the file it was computed from.
+    // Re-check before committing, byte for byte (stronger than a hash, and cheaper): what is
+    // written is exactly what was approved, on the very bytes it was computed from.
     let now: Buffer;
     try {
       now = await fs.readFile(target.canonical);
     } catch (error) {
       throw fsError(error, target.display);
     }
-    if (sha256(now) !== prepared.sha256) {
+    if (!now.equals(prepared.before)) {
       throw new ToolError('stale', `${target.display} changed while the edit waited for approval. Read it again, then retry.`);
     }
+    let hash: string;
     try {
-      await atomicWrite(target.canonical, prepared.bytes, prepared.mode);
+      hash = await writeAndHash(target.canonical, prepared.pieces, prepared.mode);
     } catch (error) {
       throw fsError(error, target.display);
     }
-    const hash = sha256(prepared.bytes);
-    ctx.snapshots.record(target.canonical, { sha256: hash, size: prepared.bytes.length });
+    ctx.snapshots.record(target.canonical, { sha256: hash, size: prepared.size });
     const times = prepared.replacements === 1 ? '1 replacement' : `${prepared.replacements} replacements`;
     return {
       output: `Edited ${target.display}: ${times} (sha256 ${hash}).`,
-      data: { path: target.display, sha256: hash, replacements: prepared.replacements, bytes: prepared.bytes.length },
+      data: { path: target.display, sha256: hash, replacements: prepared.replacements, bytes: prepared.size },
     };
   },
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { atomicWrite } from '../workspace/atomicWrite';
+import { identityOf, type FileIdentity } from '../workspace/fileScan';
 import type { ResolvedPath } from '../workspace/workspace';
 import type { ToolContext } from './contract';
 import { defineTool } from './defineTool';
@@ -11,14 +12,30 @@ import { fileDiff } from './fileDiff';
 import { fsError, ToolError } from './toolError';
 import description from './write.md';
 
-export const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
+export const sha256 = (data: Uint8Array | readonly Uint8Array[]): string => {
+  const hash = createHash('sha256');
+  for (const piece of Array.isArray(data) ? data : [data]) hash.update(piece);
+  return hash.digest('hex');
+};
+
+/**
+ * Writes atomically and returns the new content's sha256, hashed on this thread while
+ * the write and fsync run on the I/O threads.
+ */
+export async function writeAndHash(target: string, data: Uint8Array | readonly Uint8Array[], mode: number | undefined): Promise<string> {
+  const writing = atomicWrite(target, data, mode);
+  writing.catch(() => undefined); // awaited below; never an unhandled rejection meanwhile
+  const hash = sha256(data);
+  await writing;
+  return hash;
+}
 
 /** The file as it is now, or undefined when it does not exist. */
-export async function currentFile(target: ResolvedPath): Promise<{ bytes: Buffer; mode: number } | undefined> {
+export async function currentFile(target: ResolvedPath): Promise<{ bytes: Buffer; mode: number; identity: FileIdentity } | undefined> {
   try {
-    const stat = await fs.stat(target.canonical);
+    const stat = await fs.stat(target.canonical, { bigint: true });
     if (stat.isDirectory()) throw new ToolError('invalid_input', `${target.display} is a directory.`);
-    return { bytes: await fs.readFile(target.canonical), mode: stat.mode & 0o7777 };
+    return { bytes: await fs.readFile(target.canonical), mode: Number(stat.mode) & 0o7777, identity: identityOf(stat) };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw fsError(error, target.display);
@@ -93,13 +110,13 @@ export const writeTool = defineTool({
       throw new ToolError('stale', `${target.display} changed while the write waited for approval. Read it again, then retry.`);
     }
     const bytes = Buffer.from(args.content, 'utf8');
+    let hash: string;
     try {
       await fs.mkdir(path.dirname(target.canonical), { recursive: true });
-      await atomicWrite(target.canonical, bytes, current?.mode);
+      hash = await writeAndHash(target.canonical, bytes, current?.mode);
     } catch (error) {
       throw fsError(error, target.display);
     }
-    const hash = sha256(bytes);
     ctx.snapshots.record(target.canonical, { sha256: hash, size: bytes.length });
     const verb = current ? 'Overwrote' : 'Created';
     return {

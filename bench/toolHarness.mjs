@@ -1,0 +1,31 @@
+// A tool session over a workspace for the benchmarks, every ask approved, and a call
+// helper that fails loudly: a benchmark of an error is not a benchmark.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadTs } from '../scripts/loadTs.mjs';
+
+const core = await loadTs('bench/toolsEntry.ts');
+export const { forgetDigest } = core;
+
+export function toolSession(root, { ripgrep } = {}) {
+  const trash = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-bench-trash-'));
+  const ctx = {
+    signal: new AbortController().signal,
+    workspace: new core.Workspace([{ path: root }]),
+    timeoutMs: 10 * 60_000,
+    limits: core.DEFAULT_LIMITS,
+    snapshots: new core.FileSnapshots(),
+    trash: new core.Trash(trash),
+    agent: 'bench',
+    ripgrep,
+  };
+  const session = new core.ToolSession(core.builtinRegistry(), ctx, async () => ({ approved: true }));
+  return {
+    async call(tool, input) {
+      const outcome = await session.call(tool, input);
+      if (!outcome.ok) throw new Error(`${tool} ${JSON.stringify(input)} failed: ${outcome.error.code}: ${outcome.error.message}`);
+      return outcome;
+    },
+  };
+}
