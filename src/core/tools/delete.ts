@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import * as z from 'zod';
 import { defineTool } from './defineTool';
 import description from './delete.md';
-import { pathNotes } from './fileAssessment';
+import { fileChange } from './fileAssessment';
 import { fileDiff } from './fileDiff';
 import { fsError, ToolError } from './toolError';
 
@@ -28,18 +28,12 @@ export const deleteTool = defineTool({
       if (stat.isDirectory()) throw new ToolError('invalid_input', `${target.display} is a directory; delete removes files only.`);
       if (stat.size <= 512 * 1024) before = await fs.readFile(target.canonical, 'utf8');
     }
-    return {
-      risk: 'filesystem',
-      writes: true,
-      paths: [target],
-      summary: {
-        kind: 'file-change',
-        path: target.display,
-        operation: 'delete',
-        diff: named.isSymlink ? `(removes the symbolic link ${target.display}; its target is untouched)` : before === undefined ? '(large file: no inline diff)' : fileDiff(target.relative ?? target.display, before, ''),
-        reasons: pathNotes(named),
-      },
-    };
+    const diff = named.isSymlink
+      ? `(removes the symbolic link ${target.display}; its target is untouched)`
+      : before === undefined
+        ? '(large file: no inline diff)'
+        : fileDiff(target.relative ?? target.display, before, '');
+    return fileChange(target, 'delete', diff, undefined, named);
   },
   async execute(_args, ctx, assessment) {
     const target = assessment.paths[0]!;

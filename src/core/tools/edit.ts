@@ -6,7 +6,7 @@ import type { ResolvedPath } from '../workspace/workspace';
 import type { ToolContext } from './contract';
 import { defineTool } from './defineTool';
 import description from './edit.md';
-import { pathNotes } from './fileAssessment';
+import { fileChange } from './fileAssessment';
 import { replacementDiff } from './fileDiff';
 import { fsError, ToolError } from './toolError';
 import { checkFresh, currentFile, sha256, writeAndHash } from './write';
@@ -90,13 +90,7 @@ export const editTool = defineTool({
   async assess(args, ctx) {
     const target = ctx.workspace.resolve(args.path);
     const { prepared, diff } = await prepare(args, target, ctx);
-    return {
-      risk: 'filesystem',
-      writes: true,
-      paths: [target],
-      summary: { kind: 'file-change', path: target.display, operation: 'edit', diff, reasons: pathNotes(target) },
-      prepared,
-    };
+    return fileChange(target, 'edit', diff, prepared);
   },
   async execute(_args, ctx, assessment) {
     const target = assessment.paths[0]!;

@@ -1,7 +1,7 @@
 // What every file tool's assessment shares: the risk a path adds, and the reasons a
 // card shows for it.
 import type { ResolvedPath } from '../workspace/workspace';
-import type { Risk } from './contract';
+import type { Assessment, Risk } from './contract';
 
 /** A read's effective risk: secret-like or outside paths raise it to `filesystem` (DESIGN.md §3). */
 export function readRisk(paths: readonly ResolvedPath[]): Risk {
@@ -16,4 +16,21 @@ export function pathNotes(p: ResolvedPath): string[] {
   if (p.protectedReason) notes.push(`protected: ${p.protectedReason}`);
   if (p.isSymlink) notes.push(`a symbolic link to ${p.canonical}`);
   return notes;
+}
+
+/** The assessment of a call that changes one file: always `filesystem` risk, a diff on the card. */
+export function fileChange(
+  target: ResolvedPath,
+  operation: 'create' | 'overwrite' | 'edit' | 'delete',
+  diff: string,
+  prepared?: unknown,
+  notesFrom: ResolvedPath = target,
+): Assessment {
+  return {
+    risk: 'filesystem',
+    writes: true,
+    paths: [target],
+    summary: { kind: 'file-change', path: target.display, operation, diff, reasons: pathNotes(notesFrom) },
+    ...(prepared === undefined ? {} : { prepared }),
+  };
 }

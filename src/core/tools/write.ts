@@ -7,7 +7,7 @@ import { identityOf, type FileIdentity } from '../workspace/fileScan';
 import type { ResolvedPath } from '../workspace/workspace';
 import type { ToolContext } from './contract';
 import { defineTool } from './defineTool';
-import { pathNotes } from './fileAssessment';
+import { fileChange } from './fileAssessment';
 import { fileDiff } from './fileDiff';
 import { fsError, ToolError } from './toolError';
 import description from './write.md';
@@ -82,19 +82,8 @@ export const writeTool = defineTool({
     const target = ctx.workspace.resolve(args.path);
     const current = await currentFile(target);
     const before = current?.bytes.toString('utf8');
-    return {
-      risk: 'filesystem',
-      writes: true,
-      paths: [target],
-      summary: {
-        kind: 'file-change',
-        path: target.display,
-        operation: current ? 'overwrite' : 'create',
-        diff: fileDiff(target.relative ?? target.display, before, args.content),
-        reasons: pathNotes(target),
-      },
-      prepared: { sha256: current ? sha256(current.bytes) : undefined },
-    };
+    const diff = fileDiff(target.relative ?? target.display, before, args.content);
+    return fileChange(target, current ? 'overwrite' : 'create', diff, { sha256: current ? sha256(current.bytes) : undefined });
   },
   async execute(args, ctx, assessment) {
     const target = assessment.paths[0]!;
