@@ -1,7 +1,8 @@
 // Builds the three outputs into dist/: the extension (cjs, `vscode` external), the
 // `peon` CLI (cjs with a shebang) and the Svelte webview (iife + css).
 // Flags: --watch rebuilds on change; --production minifies and drops sourcemaps.
-import { chmod } from 'node:fs/promises';
+import { chmod, copyFile, mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import * as esbuild from 'esbuild';
 import sveltePlugin from 'esbuild-svelte';
 
@@ -42,6 +43,21 @@ const builds = [
     plugins: [sveltePlugin({ compilerOptions: { css: 'external', dev: !production } })],
   },
 ];
+
+/**
+ * ripgrep for the platform this is built on, shipped next to the bundles as dist/bin/rg
+ * (the first place the grep and glob tools look; @vscode/ripgrep >= 1.18 installs it
+ * offline in a platform package).
+ */
+async function copyRipgrep() {
+  const exe = process.platform === 'win32' ? 'rg.exe' : 'rg';
+  const source = createRequire(import.meta.url).resolve(`@vscode/ripgrep-${process.platform}-${process.arch}/bin/${exe}`);
+  await mkdir('dist/bin', { recursive: true });
+  await copyFile(source, `dist/bin/${exe}`);
+  await chmod(`dist/bin/${exe}`, 0o755);
+}
+
+await copyRipgrep();
 
 if (watch) {
   // One "[watch] build started/finished" pair for all three outputs, so the F5 task

@@ -4,9 +4,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadTs } from '../scripts/loadTs.mjs';
+import { repoRoot } from '../scripts/paths.mjs';
 
 const core = await loadTs('bench/toolsEntry.ts');
 export const { forgetDigest } = core;
+
+/** The ripgrep the tools use (dist/bin/rg after a build, else node_modules, else PATH). */
+export const ripgrep = core.locateRipgrep({ bundled: [path.join(repoRoot, 'dist', 'bin', 'rg')] });
 
 export function toolSession(root, { ripgrep } = {}) {
   const trash = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-bench-trash-'));

@@ -6,3 +6,4 @@ export { forgetDigest } from '../src/core/workspace/fileScan';
 export { FileSnapshots } from '../src/core/workspace/snapshots';
 export { Trash } from '../src/core/workspace/trash';
 export { Workspace } from '../src/core/workspace/workspace';
+export { locateRipgrep } from '../src/core/search/ripgrep';

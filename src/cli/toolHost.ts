@@ -5,6 +5,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_LIMITS } from '../core/tools/contract';
+import { locateRipgrep } from '../core/search/ripgrep';
 import { builtinRegistry } from '../core/tools/builtins';
 import { ToolSession, type Approver } from '../core/tools/session';
 import { FileSnapshots } from '../core/workspace/snapshots';
@@ -50,7 +51,8 @@ export function openToolHost(options: { workspace: string | undefined; config: s
       snapshots: new FileSnapshots(),
       trash: new Trash(path.join(stateDir(), 'trash', `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`)),
       agent: 'cli',
-      ripgrep: undefined,
+      // dist/bin/rg beside dist/cli.js first, then node_modules, then PATH.
+      ripgrep: locateRipgrep({ bundled: [path.join(__dirname, 'bin', 'rg')] }),
     },
     approver,
   );

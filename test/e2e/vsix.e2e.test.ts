@@ -38,6 +38,7 @@ test('the VSIX holds only what runs', () => {
     [
       '[Content_Types].xml',
       'extension.vsixmanifest',
+      'extension/dist/bin/rg',
       'extension/dist/extension.js',
       'extension/dist/webview/main.css',
       'extension/dist/webview/main.js',

@@ -51,7 +51,7 @@ describe('README', () => {
   test('every PEON_* variable it names is read by a script', () => {
     const vars = [...new Set(readme.match(/PEON_[A-Z_]+/g) ?? [])];
     expect(vars.length).toBeGreaterThan(0);
-    const sources = ['scripts/paths.mjs', 'scripts/start.mjs'].map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+    const sources = ['scripts/paths.mjs', 'scripts/start.mjs', 'src/cli/toolHost.ts'].map((f) => fs.readFileSync(f, 'utf8')).join('\n');
     for (const v of vars) expect(sources, v).toContain(`process.env.${v}`);
   });
 

@@ -3,6 +3,10 @@
 // for the pure-Node fallback. Both match one line at a time with ripgrep's default,
 // Unicode-aware semantics (`\w`, `\d`, `\s`, `\b` are Unicode; `.` matches anything but
 // a newline), so the two backends find the same lines.
+//
+// Bytes that are not valid UTF-8 reach the JS side as lone surrogates (U+DC80..U+DCFF,
+// see lineBlocks.ts); ripgrep never matches such bytes with `.`, a negated class or a
+// property, so no JS class here matches a surrogate either (`--\p{Cs}` / `^...\p{Cs}`).
 import { ToolError } from '../tools/toolError';
 
 export interface Re2Pattern {
@@ -21,34 +25,24 @@ export interface LineMatcher {
 }
 
 const WORD = '\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}'; // Rust's Unicode \w (UTS#18 Annex C)
+const CS = '\\p{Cs}';
 const PERL: Readonly<Record<string, string>> = {
   d: '\\p{Nd}',
-  D: '\\P{Nd}',
+  D: `[^\\p{Nd}${CS}]`,
   s: '\\p{White_Space}',
-  S: '\\P{White_Space}',
+  S: `[^\\p{White_Space}${CS}]`,
   w: `[${WORD}]`,
-  W: `[^${WORD}]`,
+  W: `[^${WORD}${CS}]`,
 };
 const W = `[${WORD}]`;
 const BOUNDARY: Readonly<Record<string, string>> = {
   b: `(?:(?<=${W})(?!${W})|(?<!${W})(?=${W}))`,
   B: `(?:(?<=${W})(?=${W})|(?<!${W})(?!${W}))`,
 };
-const POSIX: Readonly<Record<string, readonly (readonly [number, number])[]>> = {
-  alnum: [[0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a]],
-  alpha: [[0x41, 0x5a], [0x61, 0x7a]],
-  ascii: [[0x00, 0x7f]],
-  blank: [[0x09, 0x09], [0x20, 0x20]],
-  cntrl: [[0x00, 0x1f], [0x7f, 0x7f]],
-  digit: [[0x30, 0x39]],
-  graph: [[0x21, 0x7e]],
-  lower: [[0x61, 0x7a]],
-  print: [[0x20, 0x7e]],
-  punct: [[0x21, 0x2f], [0x3a, 0x40], [0x5b, 0x60], [0x7b, 0x7e]],
-  space: [[0x09, 0x0d], [0x20, 0x20]],
-  upper: [[0x41, 0x5a]],
-  word: [[0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a], [0x5f, 0x5f]],
-  xdigit: [[0x30, 0x39], [0x41, 0x46], [0x61, 0x66]],
+// ASCII classes as lo/hi character pairs: '09AZ' is 0-9 and A-Z.
+const POSIX: Readonly<Record<string, string>> = {
+  alnum: '09AZaz', alpha: 'AZaz', ascii: '\x00\x7f', blank: '\t\t  ', cntrl: '\x00\x1f\x7f\x7f', digit: '09', graph: '!~',
+  lower: 'az', print: ' ~', punct: '!/:@[`{~', space: '\t\r  ', upper: 'AZ', word: '09AZaz__', xdigit: '09AFaf',
 };
 const CATEGORIES = new Set(
   'C Cc Cf Co Cs L Ll Lm Lo Lt Lu M Mc Me Mn N Nd Nl No P Pc Pd Pe Pf Pi Po Ps S Sc Sk Sm So Z Zl Zp Zs'.split(' '),
@@ -76,19 +70,12 @@ interface Mark {
   js: number;
 }
 
-const scriptCache = new Map<string, boolean>();
 function isScript(name: string): boolean {
-  let known = scriptCache.get(name);
-  if (known === undefined) {
-    try {
-      new RegExp(`\\p{Script=${name}}`, 'u');
-      known = true;
-    } catch {
-      known = false;
-    }
-    scriptCache.set(name, known);
+  try {
+    return new RegExp(`\\p{Script=${name}}`, 'u').source !== '';
+  } catch {
+    return false;
   }
-  return known;
 }
 
 class Scanner {
@@ -153,12 +140,8 @@ class Scanner {
       if (counted) return this.repeat(counted[0], counted[0].length, counted);
     }
     this.i++;
-    if (ch === '|') {
-      this.rust.push('|');
-      this.js.push('|');
-      this.last = null;
-      this.started = true;
-    } else if (ch === '.') this.emit('.', '.');
+    if (ch === '|') this.open('|');
+    else if (ch === '.') this.emit('.', `[^${CS}]`);
     else if (ch === '^' || ch === '$') this.emit(ch, ch, 'assert');
     else this.literal(cp);
   }
@@ -166,10 +149,7 @@ class Scanner {
   private repeat(op: string, length: number, counted?: RegExpExecArray): void {
     if (!this.last) this.fail(`missing argument to repetition operator ${op}`, 'Escape it (\\' + op[0] + ') to match it literally.');
     if (this.last.kind === 'repeat') {
-      this.fail(
-        `nested repetition operator ${op}`,
-        'Possessive (a*+) and doubled quantifiers are not supported; use a single quantifier, optionally lazy (a*?).',
-      );
+      this.fail(`nested repetition operator ${op}`, 'Possessive (a*+) and doubled quantifiers are not supported; use one quantifier, optionally lazy (a*?).');
     }
     if (counted) {
       const min = Number(counted[1]);
@@ -194,16 +174,24 @@ class Scanner {
     this.last = { ...this.last, kind: 'repeat' };
   }
 
+  /** Emits what opens an alternative or a group: nothing to repeat right after it. */
+  private open(text: string, group = text !== '|'): void {
+    if (group) this.groups.push({ rust: this.rust.length, js: this.js.length });
+    this.rust.push(text);
+    this.js.push(text);
+    this.last = null;
+    this.started = true;
+  }
+
   private openGroup(): void {
     const at = this.i;
     this.i++;
-    let rust = '(';
-    let js = '(';
+    let text = '(';
     if (this.peek() === 0x3f) {
       this.i++;
       if (this.lookingAt(':')) {
         this.i++;
-        rust = js = '(?:';
+        text = '(?:';
       } else if (this.lookingAt('P<') || (this.lookingAt('<') && !this.lookingAt('<=') && !this.lookingAt('<!'))) {
         this.i += this.lookingAt('P<') ? 2 : 1;
         const close = this.cps.indexOf(0x3e, this.i);
@@ -229,11 +217,7 @@ class Scanner {
         return this.flags(at);
       }
     }
-    this.groups.push({ rust: this.rust.length, js: this.js.length });
-    this.rust.push(rust);
-    this.js.push(js);
-    this.last = null;
-    this.started = true;
+    this.open(text);
   }
 
   /** `(?flags)` or `(?flags:...)`. Only `i` changes anything when each line is matched on its own. */
@@ -254,13 +238,7 @@ class Scanner {
       }
       this.ignoreCase = caseChange;
     }
-    if (scoped) {
-      this.groups.push({ rust: this.rust.length, js: this.js.length });
-      this.rust.push('(?:');
-      this.js.push('(?:');
-      this.last = null;
-      this.started = true;
-    }
+    if (scoped) this.open('(?:');
   }
 
   private closeGroup(): void {
@@ -343,9 +321,9 @@ class Scanner {
     }
     const known = /^[A-Za-z_]+$/.test(name) && (name === 'Any' || CATEGORIES.has(name) || isScript(name));
     if (!known) this.fail(`an unknown Unicode class \\p{${name}}`, 'Use a general category (L, Lu, Nd, ...) or a script name (Greek, Han, ...).', at);
-    const p = negated ? '\\P' : '\\p';
     const jsName = name === 'Any' || CATEGORIES.has(name) ? name : `Script=${name}`;
-    return { kind: 'class', rust: `${p}{${name}}`, js: `${p}{${jsName}}` };
+    const js = negated ? `[^\\p{${jsName}}${CS}]` : `[\\p{${jsName}}--${CS}]`;
+    return { kind: 'class', rust: `${negated ? '\\P' : '\\p'}{${name}}`, js };
   }
 
   private characterClass(): void {
@@ -378,19 +356,20 @@ class Scanner {
       }
     }
     this.i++;
-    const neg = negated ? '^' : '';
-    this.emit(`[${neg}${rust.join('')}]`, `[${neg}${js.join('')}]`);
+    const items = js.join('');
+    this.emit(`[${negated ? '^' : ''}${rust.join('')}]`, negated ? `[^${items}${CS}]` : `[[${items}]--${CS}]`);
   }
 
   /** `[:alpha:]` inside a class; false when the text is not of that form (then `[` is literal). */
   private posix(rust: string[], js: string[]): boolean {
     const match = /^\[:(\^?)([a-z]*):\]/.exec(String.fromCodePoint(...this.cps.slice(this.i, this.i + 16)));
     if (!match) return false;
-    const ranges = POSIX[match[2]!];
-    if (!ranges) this.fail(`an unknown POSIX class [:${match[2]}:]`, `Known classes: ${Object.keys(POSIX).join(', ')}.`);
+    const pairs = POSIX[match[2]!];
+    if (!pairs) this.fail(`an unknown POSIX class [:${match[2]}:]`, `Known classes: ${Object.keys(POSIX).join(', ')}.`);
     this.i += match[0].length;
     rust.push(`[:${match[1]}${match[2]}:]`);
-    js.push(`[${match[1]}${ranges.map(([lo, hi]) => `${jsChar(lo)}-${jsChar(hi)}`).join('')}]`);
+    const set = pairs.replace(/[^]{2}/g, (pair) => `${jsChar(pair.charCodeAt(0))}-${jsChar(pair.charCodeAt(1))}`);
+    js.push(match[1] ? `[^${set}${CS}]` : `[${set}]`);
     return true;
   }
 

@@ -2,12 +2,14 @@
 // and one line here.
 import { deleteTool } from './delete';
 import { editTool } from './edit';
+import { globTool } from './glob';
+import { grepTool } from './grep';
 import { listTool } from './list';
 import { readTool } from './read';
 import { ToolRegistry } from './registry';
 import { writeTool } from './write';
 
-export const BUILTIN_TOOLS = [readTool, writeTool, editTool, deleteTool, listTool];
+export const BUILTIN_TOOLS = [readTool, writeTool, editTool, deleteTool, listTool, globTool, grepTool];
 
 export function builtinRegistry(): ToolRegistry {
   const registry = new ToolRegistry();
