@@ -8,7 +8,6 @@ import type { ToolContext } from '../tools/contract';
 import { ToolError } from '../tools/toolError';
 import { IgnoreRules } from '../workspace/ignoreRules';
 import type { ResolvedPath } from '../workspace/workspace';
-import { directoryRules } from './walk';
 
 export interface SearchScope {
   readonly target: ResolvedPath;
@@ -52,7 +51,7 @@ export function openScope(ctx: ToolContext, input: string | undefined, allowFile
   const checkers = new Map<string, (name: string, isDirectory: boolean) => boolean>();
   const ignoredIn = (dir: string, name: string, isDirectory: boolean): boolean => {
     let check = checkers.get(dir);
-    if (!check) checkers.set(dir, (check = directoryRules(rules, dir)));
+    if (!check) checkers.set(dir, (check = rules.forDirectory(dir)));
     return check(name, isDirectory);
   };
   const dirVerdicts = new Map<string, boolean>([[base, true]]);

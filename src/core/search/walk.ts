@@ -49,34 +49,6 @@ export function comparePaths(a: string, b: string): number {
 }
 
 /**
- * `ignore.isEntryIgnored(dir, name, isDirectory)` for the entries of one directory, with the
- * rules files that apply (this directory's and its ancestors') looked up once: the same
- * verdicts (a nearer file overrides a farther one), several times cheaper per entry.
- */
-export function directoryRules(ignore: IgnoreRules, dir: string, hasOwnRulesFile = true): (name: string, isDirectory: boolean) => boolean {
-  const parts = dir === '' ? [] : dir.split('/');
-  const applicable: { rules: NonNullable<ReturnType<IgnoreRules['rulesIn']>>; offset: number }[] = [];
-  // Without a rules file of its own, a (non-root) directory adds nothing: skip the failed reads.
-  for (let depth = 0; depth <= (hasOwnRulesFile || dir === '' ? parts.length : parts.length - 1); depth++) {
-    const base = parts.slice(0, depth).join('/');
-    const rules = ignore.rulesIn(base);
-    if (rules) applicable.push({ rules, offset: base === '' ? 0 : base.length + 1 });
-  }
-  if (parts[0] === '.git') return () => true;
-  return (name, isDirectory) => {
-    if (dir === '' && name === '.git') return true;
-    const probe = (dir === '' ? name : `${dir}/${name}`) + (isDirectory ? '/' : '');
-    let ignored = false;
-    for (const { rules, offset } of applicable) {
-      const verdict = rules.test(probe.slice(offset));
-      if (verdict.ignored) ignored = true;
-      else if (verdict.unignored) ignored = false;
-    }
-    return ignored;
-  };
-}
-
-/**
  * The walk and the searches do their I/O synchronously in small pieces (a thread-pool round
  * trip per readdir or read costs several times the call itself); every few milliseconds
  * they pause so the event loop runs and a cancellation lands.
@@ -112,7 +84,7 @@ export async function* walkFiles(options: WalkOptions): AsyncGenerator<string, v
       const entries = fs.readdirSync(dir === '' ? root : path.join(root, dir), { withFileTypes: true });
       entries.sort((a, b) => compareNames(a.name, b.name));
       const ownRules = entries.some((e) => (IGNORE_FILES as readonly string[]).includes(e.name));
-      return { dir, entries, ignored: directoryRules(ignore, dir, ownRules), index: 0 };
+      return { dir, entries, ignored: ignore.forDirectory(dir, ownRules), index: 0 };
     } catch (error) {
       onError?.(dir, error);
       return undefined;

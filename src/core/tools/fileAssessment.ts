@@ -34,3 +34,8 @@ export function fileChange(
     ...(prepared === undefined ? {} : { prepared }),
   };
 }
+
+/** The assessment of a call that only looks at one path (read, list, glob, grep). */
+export function fileAccess(target: ResolvedPath): Assessment {
+  return { risk: readRisk([target]), writes: false, paths: [target], summary: { kind: 'file-access', path: target.display, reasons: pathNotes(target) } };
+}

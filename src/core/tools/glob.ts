@@ -10,7 +10,7 @@ import { checkGlob, globMatcher, openScope, ripgrepGlob, type SearchScope } from
 import { Breather, comparePaths, walkFiles } from '../search/walk';
 import type { ToolContext } from './contract';
 import { defineTool } from './defineTool';
-import { pathNotes, readRisk } from './fileAssessment';
+import { fileAccess } from './fileAssessment';
 import description from './glob.md';
 import { ToolError } from './toolError';
 
@@ -72,13 +72,7 @@ export const globTool = defineTool({
   risk: 'read_only',
   async assess(raw, ctx) {
     const { path } = target(raw, ctx);
-    const resolved = ctx.workspace.resolve(path ?? '.');
-    return {
-      risk: readRisk([resolved]),
-      writes: false,
-      paths: [resolved],
-      summary: { kind: 'file-access', path: resolved.display, reasons: pathNotes(resolved) },
-    };
+    return fileAccess(ctx.workspace.resolve(path ?? '.'));
   },
   async execute(raw, ctx) {
     const { pattern, path } = target(raw, ctx);

@@ -7,9 +7,8 @@ import { grepWithRipgrep } from '../search/grepRipgrep';
 import { parseRe2 } from '../search/re2';
 import { checkGlob, openScope, type SearchScope } from '../search/scope';
 import { comparePaths } from '../search/walk';
-import type { Assessment, ToolContext } from './contract';
 import { defineTool } from './defineTool';
-import { pathNotes, readRisk } from './fileAssessment';
+import { fileAccess } from './fileAssessment';
 import description from './grep.md';
 import { ToolError } from './toolError';
 
@@ -68,15 +67,7 @@ export const grepTool = defineTool({
   input,
   risk: 'read_only',
   aliases: { head_limit: 'headLimit', output_mode: 'mode' },
-  async assess(input, ctx: ToolContext): Promise<Assessment> {
-    const target = ctx.workspace.resolve(input.path ?? '.');
-    return {
-      risk: readRisk([target]),
-      writes: false,
-      paths: [target],
-      summary: { kind: 'file-access', path: target.display, reasons: pathNotes(target) },
-    };
-  },
+  assess: async (input, ctx) => fileAccess(ctx.workspace.resolve(input.path ?? '.')),
   async execute(input, ctx) {
     const pattern = parseRe2(input.pattern);
     const include = input.include ?? [];

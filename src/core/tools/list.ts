@@ -3,7 +3,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import type { ResolvedPath } from '../workspace/workspace';
 import { defineTool } from './defineTool';
-import { pathNotes, readRisk } from './fileAssessment';
+import { fileAccess } from './fileAssessment';
 import description from './list.md';
 import { fsError, ToolError } from './toolError';
 
@@ -52,10 +52,7 @@ export const listTool = defineTool({
   description,
   input,
   risk: 'read_only',
-  async assess({ path: dir }, ctx) {
-    const target = ctx.workspace.resolve(dir ?? '.');
-    return { risk: readRisk([target]), writes: false, paths: [target], summary: { kind: 'file-access', path: target.display, reasons: pathNotes(target) } };
-  },
+  assess: async ({ path: dir }, ctx) => fileAccess(ctx.workspace.resolve(dir ?? '.')),
   async execute(_args, _ctx, assessment) {
     const target = assessment.paths[0]!;
     let top: { entries: Entry[]; more: boolean };

@@ -5,7 +5,7 @@ import { hashFile, identityOf, scanLines } from '../workspace/fileScan';
 import type { ResolvedPath } from '../workspace/workspace';
 import type { ToolContext, ToolResult } from './contract';
 import { defineTool } from './defineTool';
-import { pathNotes, readRisk } from './fileAssessment';
+import { fileAccess } from './fileAssessment';
 import description from './read.md';
 import { fsError, ToolError } from './toolError';
 
@@ -27,15 +27,7 @@ export const readTool = defineTool({
   input,
   risk: 'read_only',
   aliases: { filePath: 'path', file_path: 'path' },
-  async assess({ path }, ctx) {
-    const target = ctx.workspace.resolve(path);
-    return {
-      risk: readRisk([target]),
-      writes: false,
-      paths: [target],
-      summary: { kind: 'file-access', path: target.display, reasons: pathNotes(target) },
-    };
-  },
+  assess: async ({ path }, ctx) => fileAccess(ctx.workspace.resolve(path)),
   async execute(args, ctx, assessment) {
     const target = assessment.paths[0]!;
     let handle: fs.FileHandle;

@@ -41,27 +41,43 @@ export class IgnoreRules {
     if (relative === '') return false;
     const parts = relative.split('/');
     for (let depth = 1; depth <= parts.length; depth++) {
-      if (this.decide(parts.slice(0, depth), depth < parts.length || isDirectory)) return true;
+      const dir = parts.slice(0, depth - 1).join('/');
+      if (this.isEntryIgnored(dir, parts[depth - 1]!, depth < parts.length || isDirectory)) return true;
     }
     return false;
   }
 
-  /** For walkers that descend one directory at a time: `name` in `relativeDir`, whose parents are not ignored. */
+  /** One entry of `relativeDir` (whose parents are not ignored): see `forDirectory`. */
   isEntryIgnored(relativeDir: string, name: string, isDirectory: boolean): boolean {
-    return this.decide(relativeDir === '' ? [name] : [...relativeDir.split('/'), name], isDirectory);
+    return this.forDirectory(relativeDir)(name, isDirectory);
   }
 
-  /** One path's own verdict: rules files nearer the path override farther ones (negation included). */
-  private decide(parts: readonly string[], isDirectory: boolean): boolean {
-    if (parts[0] === '.git') return true;
-    let ignored = false;
-    for (let base = 0; base < parts.length; base++) {
-      const rules = this.rulesIn(parts.slice(0, base).join('/'));
-      if (!rules) continue;
-      const verdict = rules.test(parts.slice(base).join('/') + (isDirectory ? '/' : ''));
-      if (verdict.ignored) ignored = true;
-      else if (verdict.unignored) ignored = false;
+  /**
+   * The verdict for the entries of one directory, with the rules files that apply (its
+   * own and its ancestors') looked up once, for walkers. A nearer rules file overrides a
+   * farther one, negation included. `hasOwnRulesFile: false` skips reading the
+   * directory's own (absent) rules files.
+   */
+  forDirectory(relativeDir: string, hasOwnRulesFile = true): (name: string, isDirectory: boolean) => boolean {
+    const parts = relativeDir === '' ? [] : relativeDir.split('/');
+    if (parts[0] === '.git') return () => true;
+    const applicable: { rules: Ignore; offset: number }[] = [];
+    const deepest = hasOwnRulesFile || relativeDir === '' ? parts.length : parts.length - 1;
+    for (let depth = 0; depth <= deepest; depth++) {
+      const base = parts.slice(0, depth).join('/');
+      const rules = this.rulesIn(base);
+      if (rules) applicable.push({ rules, offset: base === '' ? 0 : base.length + 1 });
     }
-    return ignored;
+    return (name, isDirectory) => {
+      if (relativeDir === '' && name === '.git') return true;
+      const probe = (relativeDir === '' ? name : `${relativeDir}/${name}`) + (isDirectory ? '/' : '');
+      let ignored = false;
+      for (const { rules, offset } of applicable) {
+        const verdict = rules.test(probe.slice(offset));
+        if (verdict.ignored) ignored = true;
+        else if (verdict.unignored) ignored = false;
+      }
+      return ignored;
+    };
   }
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { comparePaths, directoryRules, walkFiles } from '../../../src/core/search/walk';
+import { comparePaths, walkFiles } from '../../../src/core/search/walk';
 import { IgnoreRules } from '../../../src/core/workspace/ignoreRules';
 import { makeWorkspace } from '../tools/toolTestContext';
 
@@ -43,13 +43,13 @@ describe('walkFiles', () => {
   });
 });
 
-test('directoryRules gives the verdicts of IgnoreRules.isEntryIgnored', () => {
+test('forDirectory gives the verdicts of IgnoreRules.isIgnored', () => {
   const root = makeWorkspace({ '.gitignore': '*.tmp\n!/a/keep.tmp\nbuild\n', 'a/.gitignore': '!x.tmp\n/y\n', 'a/b/.peonignore': '*.md\n!r.md\n' });
   const ignore = new IgnoreRules(root);
   for (const dir of ['', 'a', 'a/b', 'a/b/c']) {
-    const check = directoryRules(ignore, dir);
+    const check = ignore.forDirectory(dir);
     for (const name of ['x.tmp', 'keep.tmp', 'z.tmp', 'build', 'y', 'r.md', 'q.md', '.git', 'plain']) {
-      for (const isDir of [false, true]) expect(check(name, isDir), `${dir}/${name} ${isDir}`).toBe(ignore.isEntryIgnored(dir, name, isDir));
+      for (const isDir of [false, true]) expect(check(name, isDir), `${dir}/${name} ${isDir}`).toBe(ignore.isIgnored(dir === '' ? name : `${dir}/${name}`, isDir));
     }
   }
 });
