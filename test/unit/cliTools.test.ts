@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,8 +8,8 @@ import { makeWorkspace, tempDir } from './tools/toolTestContext';
 // `peon tools` / `peon tool` as a black box: the built CLI spawned, its JSON parsed (DESIGN.md §8).
 const CLI = path.resolve('dist/cli.js');
 
-function peon(args: string[], options: { input?: string; uid?: number; cwd?: string } = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
+function peon(args: string[], options: { input?: string; uid?: number; cwd?: string; cli?: string } = {}) {
+  const r = spawnSync(process.execPath, [options.cli ?? CLI, ...args], {
     encoding: 'utf8',
     input: options.input,
     cwd: options.cwd,
@@ -127,15 +127,41 @@ describe('peon tool', () => {
     fs.chmodSync(root, 0o755);
     fs.chmodSync(path.join(root, 'ro'), 0o755);
     fs.chmodSync(path.join(root, 'ro', 'a.txt'), 0o644);
-    for (let dir = path.dirname(root); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-      if ((fs.statSync(dir).mode & 0o001) === 0) return expect.fail(`${dir} is not traversable by nobody`);
+    // The bundle is self-contained: a copy where `nobody` can read it, wherever this checkout lives.
+    const bin = tempDir('peon-cli-');
+    fs.chmodSync(bin, 0o755);
+    fs.copyFileSync(CLI, path.join(bin, 'cli.js'));
+    fs.chmodSync(path.join(bin, 'cli.js'), 0o755);
+    for (const dir of [root, bin]) {
+      for (let d = path.dirname(dir); d !== path.dirname(d); d = path.dirname(d)) {
+        if ((fs.statSync(d).mode & 0o001) === 0) return expect.fail(`${d} is not traversable by nobody`);
+      }
     }
     const r = peon(['tool', 'write', '--workspace', root, '--approve', 'all', '--input', '{"path":"ro/a.txt","content":"new\\n"}'], {
       uid: 65534,
       cwd: os.tmpdir(),
+      cli: path.join(bin, 'cli.js'),
     });
     expect(json(r.lines[0]!)).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
     expect(fs.readFileSync(path.join(root, 'ro/a.txt'), 'utf8')).toBe('original\n');
     expect(fs.readdirSync(path.join(root, 'ro'))).toEqual(['a.txt']);
   });
 });
+
+test('SIGINT cancels a running call through the Stop path: a cancelled result is printed and the CLI exits', async () => {
+  const root = makeWorkspace();
+  const fd = fs.openSync(path.join(root, 'huge.log'), 'w');
+  fs.writeSync(fd, Array.from({ length: 2000 }, (_, i) => `line ${i}\n`).join(''));
+  fs.ftruncateSync(fd, 8 * 1024 ** 3); // sparse: hashing it whole takes far longer than this test waits
+  fs.closeSync(fd);
+  const child = spawn(process.execPath, [CLI, 'tool', 'read', '--workspace', root, '--input', '{"path":"huge.log"}'], {
+    env: { ...process.env, PEON_STATE_DIR: tempDir('peon-state-') },
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  child.kill('SIGINT');
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  expect(code).toBe(0);
+  expect(JSON.parse(stdout)).toMatchObject({ tool: 'read', ok: false, error: { code: 'cancelled' } });
+}, 30_000);

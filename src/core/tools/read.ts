@@ -43,7 +43,7 @@ export const readTool = defineTool({
       const head = Buffer.alloc(Math.min(SNIFF_BYTES, identity.size));
       await handle.read(head, 0, head.length, 0);
       const kind = binaryKind(head);
-      if (kind) return binaryResult(target, kind, await hashFile(target.canonical, handle, identity), identity.size, ctx);
+      if (kind) return binaryResult(target, kind, await hashFile(target.canonical, handle, identity, ctx.signal), identity.size, ctx);
       return args.unit === 'bytes'
         ? await readBytes(args, target, handle, identity, ctx)
         : await readLines(args, target, handle, identity, ctx);
@@ -68,7 +68,7 @@ function binaryResult(target: ResolvedPath, kind: string, digest: { sha256: stri
 async function readLines(args: Input, target: ResolvedPath, handle: fs.FileHandle, identity: ReturnType<typeof identityOf>, ctx: ToolContext): Promise<ToolResult> {
   const from = Math.max(1, args.offset ?? 1);
   const limit = args.limit ?? DEFAULT_LINES;
-  const scan = await scanLines(target.canonical, handle, identity, from, limit);
+  const scan = await scanLines(target.canonical, handle, identity, from, limit, ctx.signal);
   ctx.snapshots.record(target.canonical, { sha256: scan.sha256, size: identity.size });
   const decoder = new TextDecoder('utf-8', { fatal: false });
   const width = String(from + scan.selected.length - 1).length;
@@ -114,7 +114,7 @@ async function readBytes(args: Input, target: ResolvedPath, handle: fs.FileHandl
   const offset = args.offset ?? 0;
   const requested = args.limit ?? DEFAULT_BYTES;
   const limit = Math.min(requested, ctx.limits.maxReadBytes);
-  const digest = await hashFile(target.canonical, handle, identity);
+  const digest = await hashFile(target.canonical, handle, identity, ctx.signal);
   ctx.snapshots.record(target.canonical, { sha256: digest.sha256, size: identity.size });
   const length = Math.max(0, Math.min(limit, identity.size - offset));
   const bytes = Buffer.alloc(length);

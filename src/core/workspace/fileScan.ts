@@ -44,7 +44,14 @@ export interface LineScan {
  * Lines `from`..`from + count - 1` (1-indexed) of an open file, plus the whole file's
  * hash and line count. With a cached digest it stops reading after the range.
  */
-export async function scanLines(path: string, fd: fs.promises.FileHandle, identity: FileIdentity, from: number, count: number): Promise<LineScan> {
+export async function scanLines(
+  path: string,
+  fd: fs.promises.FileHandle,
+  identity: FileIdentity,
+  from: number,
+  count: number,
+  signal?: AbortSignal,
+): Promise<LineScan> {
   const cached = digests.get(path);
   const known = cached && sameIdentity(cached.identity, identity) ? cached : undefined;
   const hash = known ? undefined : createHash('sha256');
@@ -56,6 +63,7 @@ export async function scanLines(path: string, fd: fs.promises.FileHandle, identi
   let endedWithNewline = false;
   const buffer = Buffer.allocUnsafe(CHUNK);
   read: for (;;) {
+    signal?.throwIfAborted(); // a 2 GB file takes seconds: Stop must not wait for it
     const { bytesRead } = await fd.read(buffer, 0, CHUNK, position);
     if (bytesRead === 0) break;
     position += bytesRead;
@@ -90,8 +98,8 @@ export async function scanLines(path: string, fd: fs.promises.FileHandle, identi
 }
 
 /** Whole-file sha256 (cached by identity), for bytes mode and binary files. */
-export async function hashFile(path: string, fd: fs.promises.FileHandle, identity: FileIdentity): Promise<{ sha256: string; lines: number }> {
-  const scan = await scanLines(path, fd, identity, Number.MAX_SAFE_INTEGER, 1);
+export async function hashFile(path: string, fd: fs.promises.FileHandle, identity: FileIdentity, signal?: AbortSignal): Promise<{ sha256: string; lines: number }> {
+  const scan = await scanLines(path, fd, identity, Number.MAX_SAFE_INTEGER, 1, signal);
   return { sha256: scan.sha256, lines: scan.lines };
 }
 

@@ -130,6 +130,17 @@ describe('write', () => {
     expect(fs.existsSync(path.join(outside, 'new.txt'))).toBe(false);
   });
 
+  test('a symlink inside the workspace pointing to a file outside: a write asks, and a denial changes nothing', async () => {
+    const outside = tempDir();
+    fs.writeFileSync(path.join(outside, 'target.txt'), 'outside\n');
+    const root = makeWorkspace();
+    fs.symlinkSync(path.join(outside, 'target.txt'), path.join(root, 'link.txt'));
+    const r = await makeSession(root, denyAll).call('write', { path: 'link.txt', content: 'x' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    expect(r.ok === false && r.error.message).toMatch(/outside the workspace/);
+    expect(fs.readFileSync(path.join(outside, 'target.txt'), 'utf8')).toBe('outside\n');
+  });
+
   test('writing through a symlink inside the workspace writes its target and keeps the link', async () => {
     const root = makeWorkspace({ 'real.txt': 'old\n' });
     fs.symlinkSync('real.txt', path.join(root, 'alias.txt'));
