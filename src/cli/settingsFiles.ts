@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { resolveSettings, type ResolvedSettings } from '../core/settings';
+import { resolveSettings, type ResolvedSettings, type SettingLayers } from '../core/settings';
 import { UsageError } from './args';
 
 function readObject(file: string, jsonc: boolean): Record<string, unknown> {
@@ -16,7 +16,12 @@ function readObject(file: string, jsonc: boolean): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-export function loadSettings(configFile: string | undefined, workspaceRoot: string): ResolvedSettings {
+export interface LoadedSettings extends ResolvedSettings {
+  /** The two layers as read, for settings combined by their own rule (permissions). */
+  readonly layers: SettingLayers;
+}
+
+export function loadSettings(configFile: string | undefined, workspaceRoot: string): LoadedSettings {
   let user: Record<string, unknown> = {};
   if (configFile !== undefined) {
     try {
@@ -37,5 +42,5 @@ export function loadSettings(configFile: string | undefined, workspaceRoot: stri
     }
   }
   const resolved = resolveSettings({ user, workspace });
-  return { values: resolved.values, warnings: [...warnings, ...resolved.warnings] };
+  return { values: resolved.values, warnings: [...warnings, ...resolved.warnings], layers: { user, workspace } };
 }

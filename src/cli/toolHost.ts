@@ -5,6 +5,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_LIMITS } from '../core/tools/contract';
+import { permissionConfig } from '../core/permissions/rules';
 import { locateRipgrep } from '../core/search/ripgrep';
 import { builtinRegistry } from '../core/tools/builtins';
 import { ToolSession, type Approver } from '../core/tools/session';
@@ -37,6 +38,7 @@ export function openToolHost(options: { workspace: string | undefined; config: s
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--workspace ${dir} is not a folder.`);
   const approver = approverFor(options.approve);
   const settings = loadSettings(options.config, dir);
+  const permissions = permissionConfig(settings.layers);
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => controller.abort(new Error(`${signal} received`));
   process.on('SIGINT', onSignal);
@@ -55,10 +57,11 @@ export function openToolHost(options: { workspace: string | undefined; config: s
       ripgrep: locateRipgrep({ bundled: [path.join(__dirname, 'bin', 'rg')] }),
     },
     approver,
+    permissions,
   );
   return {
     session,
-    warnings: settings.warnings,
+    warnings: [...settings.warnings, ...permissions.warnings],
     close() {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

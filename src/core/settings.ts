@@ -15,7 +15,15 @@ export interface SettingSpec {
   readonly description: string;
   readonly default?: unknown;
   readonly enumDescriptions?: readonly string[];
+  /**
+   * `tighten`: user and workspace values are combined by src/core/permissions/rules.ts,
+   * where the workspace may only add ask/deny; resolveSettings leaves such keys alone.
+   */
+  readonly merge?: 'tighten';
 }
+
+export const PERMISSION_MODE_VALUES = ['allow', 'ask', 'deny', 'semi-ask', 'semi-judge'] as const;
+const permissionMode = z.enum(PERMISSION_MODE_VALUES);
 
 export const PROVIDERS = ['anthropic', 'openai', 'vscode-lm'] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -42,6 +50,20 @@ export const SETTINGS = {
     description:
       'Base URL of the model API, for OpenAI-compatible servers and proxies. Read from user settings only: a workspace could otherwise send your API key to a server of its choosing.',
   },
+  'peon.permission.default': {
+    schema: permissionMode,
+    scope: 'window',
+    merge: 'tighten',
+    description:
+      'The mode for tools without a built-in default (delegated agents, MCP tools). A workspace may only tighten it (ask, deny).',
+  },
+  'peon.permission.rules': {
+    schema: z.record(z.string(), z.union([permissionMode, z.record(z.string(), permissionMode)])),
+    scope: 'window',
+    merge: 'tighten',
+    description:
+      'Per-tool modes, e.g. `{"write": "ask", "delete": "deny"}`. Among matching rules deny beats ask beats allow. A workspace may only add ask or deny; its allow is ignored. Pattern rules (`{"bash": {"git status": "allow"}}`) are not supported yet: such a tool asks for every call.',
+  },
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -49,7 +71,7 @@ export type SettingValues = { [K in SettingKey]?: z.infer<(typeof SETTINGS)[K]['
 
 /** Settings that only user or machine scope may set; a workspace value is ignored. */
 export function isUserScopeOnly(key: SettingKey): boolean {
-  const scope: SettingScope = SETTINGS[key].scope;
+  const scope = SETTINGS[key].scope as SettingScope;
   return scope === 'machine' || scope === 'application';
 }
 
@@ -70,6 +92,7 @@ export function resolveSettings(layers: SettingLayers): ResolvedSettings {
   const warnings: string[] = [];
   for (const key of Object.keys(SETTINGS) as SettingKey[]) {
     const spec: SettingSpec = SETTINGS[key];
+    if (spec.merge === 'tighten') continue;
     let raw = layers.user[key];
     if (layers.workspace[key] !== undefined) {
       if (isUserScopeOnly(key)) warnings.push(`${key} is ignored in workspace settings; set it in your user settings.`);

@@ -165,3 +165,51 @@ test('SIGINT cancels a running call through the Stop path: a cancelled result is
   expect(code).toBe(0);
   expect(JSON.parse(stdout)).toMatchObject({ tool: 'read', ok: false, error: { code: 'cancelled' } });
 }, 30_000);
+
+describe('permissions through the CLI (--config is user scope, .vscode/settings.json project scope)', () => {
+  const config = (rules: unknown) => {
+    const file = path.join(tempDir(), 'user.json');
+    fs.writeFileSync(file, JSON.stringify({ 'peon.permission.rules': rules }));
+    return file;
+  };
+  const write = (root: string, extra: string[] = []) =>
+    json(peon(['tool', 'write', '--workspace', root, '--approve', 'all', ...extra, '--input', '{"path":"a.txt","content":"new"}']).lines[0]!);
+
+  test('a deny rule stays denied under --approve all, and names itself', () => {
+    const root = makeWorkspace({ 'a.txt': 'old' });
+    expect(write(root, ['--config', config({ write: 'deny' })])).toMatchObject({
+      ok: false,
+      error: { code: 'permission_denied' },
+      permission: { decision: 'deny', source: 'peon.permission.rules (user): write -> deny' },
+    });
+    expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('old');
+  });
+
+  test('a workspace allow is ignored (with a warning); a workspace deny applies', () => {
+    const root = makeWorkspace({ 'a.txt': 'old', '.vscode/settings.json': '// project\n{ "peon.permission.rules": { "read": "allow", "write": "deny" } }' });
+    const r = peon(['tool', 'write', '--workspace', root, '--approve', 'all', '--input', '{"path":"a.txt","content":"new"}']);
+    expect(json(r.lines[0]!)).toMatchObject({ ok: false, permission: { decision: 'deny', source: 'peon.permission.rules (workspace): write -> deny' } });
+    expect(r.stderr).toContain('may only add ask or deny; its looser rule for read is ignored');
+    const read = json(peon(['tool', 'read', '--workspace', root, '--input', '{"path":".vscode/settings.json"}']).lines[0]!);
+    expect(read).toMatchObject({ ok: false, permission: { decision: 'ask', mode: 'semi-ask' } });
+  });
+
+  test('deny beats allow: a user allow and a workspace deny', () => {
+    const root = makeWorkspace({ 'a.txt': 'old', '.vscode/settings.json': '{ "peon.permission.rules": { "write": "deny" } }' });
+    expect(write(root, ['--config', config({ write: 'allow' })])).toMatchObject({ ok: false, permission: { decision: 'deny' } });
+  });
+
+  test('a protected path asks even under an allow rule', () => {
+    const root = makeWorkspace();
+    const r = json(peon(['tool', 'write', '--workspace', root, '--config', config({ write: 'allow' }), '--input', '{"path":".git/hooks/pre-commit","content":"#!/bin/sh"}']).lines[0]!);
+    expect(r).toMatchObject({ ok: false, permission: { decision: 'ask', mode: 'allow', answer: 'denied' } });
+    expect(fs.existsSync(path.join(root, '.git/hooks/pre-commit'))).toBe(false);
+  });
+
+  test('corrupt rules fail closed: even a read asks', () => {
+    const root = makeWorkspace({ 'a.txt': 'x' });
+    const r = peon(['tool', 'read', '--workspace', root, '--config', config({ read: 'perhaps' }), '--input', '{"path":"a.txt"}']);
+    expect(json(r.lines[0]!)).toMatchObject({ ok: false, permission: { decision: 'ask', mode: 'ask' } });
+    expect(r.stderr).toMatch(/every tool asks/);
+  });
+});

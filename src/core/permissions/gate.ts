@@ -2,6 +2,7 @@
 // a tool's assessment into allow / ask / deny and says why. The full middleware
 // (rules, shell segments, session grants) replaces the mode lookup, not this shape.
 import type { Assessment } from '../tools/contract';
+import { DEFAULT_PERMISSIONS, type PermissionConfig } from './rules';
 
 export const PERMISSION_MODES = ['allow', 'ask', 'deny', 'semi-ask', 'semi-judge'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -26,9 +27,13 @@ const DEFAULT_MODES: Readonly<Record<string, PermissionMode>> = {
   grep: 'semi-ask',
 };
 
-export function defaultMode(tool: string, fallback: PermissionMode = 'ask'): { mode: PermissionMode; source: string } {
+/** The mode for a tool: a rule, else its built-in default, else peon.permission.default. */
+export function modeFor(tool: string, config: PermissionConfig = DEFAULT_PERMISSIONS): { mode: PermissionMode; source: string } {
+  if (config.failClosed) return { mode: 'ask', source: 'peon.permission.rules is not valid: every tool asks' };
+  const rule = config.rules[tool];
+  if (rule) return { mode: rule, source: config.sources[tool] ?? `peon.permission.rules: ${tool} -> ${rule}` };
   const mode = DEFAULT_MODES[tool];
-  return mode ? { mode, source: `default for ${tool}: ${mode}` } : { mode: fallback, source: `peon.permission.default: ${fallback}` };
+  return mode ? { mode, source: `default for ${tool}: ${mode}` } : { mode: config.defaultMode, source: config.defaultSource };
 }
 
 /** What about the paths of a call needs a person's eye, whatever the mode. */

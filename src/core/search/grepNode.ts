@@ -137,7 +137,8 @@ export async function grepWithNode(query: GrepQuery): Promise<GrepFound> {
   for await (const found of files) {
     const rel = scope.file ? found : found.slice(strip);
     if (!included(rel)) continue;
-    const hits = await searchFile(path.join(scope.dir, rel), matcher, mode === 'content', stopAfter, warn, breather);
+    let hits = await searchFile(path.join(scope.dir, rel), matcher, mode === 'content', stopAfter, warn, breather);
+    if (hits && !scope.searchable(rel)) hits = undefined; // counted only when it matched, as with ripgrep
     if (hits && mode === 'content') for (const [line, text] of hits.lines) collector.add({ path: rel, line, text });
     else if (hits && mode === 'count') collector.add({ path: rel, count: hits.count });
     else if (hits) collector.add({ path: rel });

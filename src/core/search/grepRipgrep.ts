@@ -51,7 +51,7 @@ function ripgrepArgs(query: GrepQuery, sorted: boolean): string[] {
 async function run(rg: string, query: GrepQuery, sorted: boolean): Promise<GrepFound> {
   const { scope, mode } = query;
   const included = includeFilter(query.include);
-  const keep = (rel: string): boolean => (scope.file ? rel === scope.file : scope.visible(rel)) && included(rel);
+  const keep = (rel: string): boolean => (scope.file ? rel === scope.file : scope.visible(rel)) && included(rel) && scope.searchable(rel);
   const collector = new Collector(query);
   const proc = new RipgrepProcess(rg, ripgrepArgs(query, sorted), scope.dir, query.signal);
   let file: { path: string; lines: GrepEntry[] } | undefined;

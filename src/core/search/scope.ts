@@ -7,6 +7,7 @@ import picomatch from 'picomatch';
 import type { ToolContext } from '../tools/contract';
 import { ToolError } from '../tools/toolError';
 import { IgnoreRules } from '../workspace/ignoreRules';
+import { secretReasons } from '../workspace/pathRules';
 import type { ResolvedPath } from '../workspace/workspace';
 
 export interface SearchScope {
@@ -23,6 +24,14 @@ export interface SearchScope {
   display(relative: string): string;
   /** Whether a path relative to `dir`, listed by ripgrep, survives the ignore rules. */
   visible(relative: string): boolean;
+  /**
+   * Whether a found file may be shown. Secret-like files (.env, keys, credentials) are left
+   * out of searches, and counted, unless the search was aimed at a secret-like place, which
+   * the gate asked about: a search must not show what a read would have asked for.
+   */
+  searchable(relative: string): boolean;
+  /** How many found files `searchable` left out. */
+  secretsLeftOut(): number;
 }
 
 /** Resolves `path` for a search. `not_found` when it is missing; a file only where `allowFile`. */
@@ -47,7 +56,7 @@ export function openScope(ctx: ToolContext, input: string | undefined, allowFile
   const rules = own ? folder.ignore : new IgnoreRules(dir);
   const base = own ? toSlash(path.relative(folder.root, dir)) : '';
   const prefix = folder ? toSlash(path.relative(folder.root, dir)) : undefined;
-  const named = folder && ctx.workspace.folders.length > 1 && folder !== ctx.workspace.root ? `${folder.name}/` : '';
+  const named = folder && ctx.workspace.folders.length > 1 ? `${folder.name}/` : '';
   const checkers = new Map<string, (name: string, isDirectory: boolean) => boolean>();
   const ignoredIn = (dir: string, name: string, isDirectory: boolean): boolean => {
     let check = checkers.get(dir);
@@ -64,6 +73,8 @@ export function openScope(ctx: ToolContext, input: string | undefined, allowFile
     dirVerdicts.set(rel, verdict);
     return verdict;
   };
+  const allowSecrets = target.secretReasons.length > 0;
+  const leftOut = new Set<string>();
   return {
     target,
     dir,
@@ -71,6 +82,12 @@ export function openScope(ctx: ToolContext, input: string | undefined, allowFile
     rules,
     rulesRoot,
     base,
+    searchable(relative) {
+      if (allowSecrets || secretReasons(toSlash(path.join(dir, relative)).split('/')).length === 0) return true;
+      leftOut.add(relative);
+      return false;
+    },
+    secretsLeftOut: () => leftOut.size,
     display: (relative) =>
       prefix === undefined ? path.join(dir, relative) : named + (prefix === '' ? relative : `${prefix}/${relative}`),
     visible(relative) {

@@ -4,6 +4,7 @@ import { defineTool } from './defineTool';
 import description from './delete.md';
 import { fileChange } from './fileAssessment';
 import { fileDiff } from './fileDiff';
+import { forgetRulesIfChanged, requireRegular } from './fileState';
 import { fsError, ToolError } from './toolError';
 
 const input = z.object({
@@ -26,6 +27,7 @@ export const deleteTool = defineTool({
         throw fsError(error, target.display);
       });
       if (stat.isDirectory()) throw new ToolError('invalid_input', `${target.display} is a directory; delete removes files only.`);
+      requireRegular(stat, target);
       if (stat.size <= 512 * 1024) before = await fs.readFile(target.canonical, 'utf8');
     }
     const diff = named.isSymlink
@@ -40,11 +42,13 @@ export const deleteTool = defineTool({
     try {
       const stat = await fs.lstat(target.canonical);
       if (stat.isDirectory()) throw new ToolError('invalid_input', `${target.display} is a directory; delete removes files only.`);
+      if (!stat.isSymbolicLink()) requireRegular(stat, target);
       const entry = stat.isSymbolicLink()
         ? await ctx.trash.keepLink(target.canonical, await fs.readlink(target.canonical))
-        : await ctx.trash.keep(target.canonical, await fs.readFile(target.canonical), stat.mode & 0o7777);
+        : await ctx.trash.keepCopy(target.canonical, target.canonical, stat.size, stat.mode & 0o7777);
       await fs.unlink(target.canonical);
       ctx.snapshots.forget(target.canonical);
+      forgetRulesIfChanged(target);
       return {
         output: `Deleted ${target.display}${stat.isSymbolicLink() ? ' (the link only)' : ''}. It is kept in the trash as ${entry.id} and can be restored.`,
         data: { path: target.display, trashId: entry.id, bytes: entry.size, link: stat.isSymbolicLink() },

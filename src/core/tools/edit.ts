@@ -1,7 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs/promises';
 import * as z from 'zod';
-import { knownSha256 } from '../workspace/fileScan';
 import type { ResolvedPath } from '../workspace/workspace';
 import type { ToolContext } from './contract';
 import { defineTool } from './defineTool';
@@ -9,7 +8,7 @@ import description from './edit.md';
 import { fileChange } from './fileAssessment';
 import { replacementDiff } from './fileDiff';
 import { fsError, ToolError } from './toolError';
-import { checkFresh, currentFile, sha256, writeAndHash } from './write';
+import { checkFresh, commitFile, currentFile, sha256, type CurrentFile } from './fileState';
 
 const input = z.object({
   path: z.string().min(1).describe('The file to edit (read it first).'),
@@ -20,14 +19,18 @@ const input = z.object({
 type Input = z.output<typeof input>;
 
 interface Prepared {
-  readonly sha256: string;
-  /** The bytes the edit was computed from (and the card's diff). */
-  readonly before: Buffer;
+  /** The file the edit was computed from (and the card's diff). */
+  readonly current: CurrentFile;
   /** The new content as slices of the old bytes and the replacement: never joined into one copy. */
   readonly pieces: readonly Buffer[];
   readonly size: number;
   readonly replacements: number;
-  readonly mode: number;
+}
+
+/** A file's own line ending: the one its first line ends with (as git's autocrlf detection). */
+function usesCrlf(bytes: Buffer): boolean {
+  const nl = bytes.indexOf(10);
+  return nl > 0 && bytes[nl - 1] === 13;
 }
 
 /** Every non-overlapping offset of `needle` in `haystack`. */
@@ -44,21 +47,21 @@ async function prepare(args: Input, target: ResolvedPath, ctx: ToolContext): Pro
   if (!seen) throw new ToolError('not_read', `Read ${target.display} before editing it.`);
   const current = await currentFile(target);
   if (!current) throw new ToolError('not_found', `${target.display} no longer exists.`);
-  // The hash the read computed, while the file is the same version (inode, size, mtime); execute re-hashes.
-  const hash = knownSha256(target.canonical, current.identity) ?? sha256(current.bytes);
-  checkFresh(target, hash, ctx);
+  checkFresh(target, sha256(current.bytes), ctx);
   if (!isUtf8(current.bytes)) {
     throw new ToolError('not_utf8', `${target.display} is not valid UTF-8. edit refuses it rather than re-encode it; use write only if you mean to replace the whole file.`);
   }
+  // A CRLF file edited with LF text: match and write in the file's own line endings, so
+  // no bare LF ever lands in it (models write LF whatever the file uses).
+  const crlf = usesCrlf(current.bytes);
+  const toCrlf = (text: string): string => (crlf ? text.replace(/\r?\n/g, '\r\n') : text);
   let oldBytes = Buffer.from(args.oldString, 'utf8');
-  let newBytes = Buffer.from(args.newString, 'utf8');
   let matches = occurrences(current.bytes, oldBytes);
-  // A CRLF file edited with LF text: match and write in the file's own line endings.
-  if (matches.length === 0 && args.oldString.includes('\n') && !args.oldString.includes('\r') && current.bytes.includes('\r\n')) {
-    oldBytes = Buffer.from(args.oldString.replace(/\n/g, '\r\n'), 'utf8');
-    newBytes = Buffer.from(args.newString.replace(/\r?\n/g, '\r\n'), 'utf8');
+  if (matches.length === 0 && crlf && args.oldString.includes('\n')) {
+    oldBytes = Buffer.from(toCrlf(args.oldString), 'utf8');
     matches = occurrences(current.bytes, oldBytes);
   }
+  const newBytes = Buffer.from(toCrlf(args.newString), 'utf8');
   if (matches.length === 0) {
     throw new ToolError('no_match', `oldString was not found in ${target.display}. Read the file again and copy the text exactly (whitespace included).`, { count: 0 });
   }
@@ -78,7 +81,7 @@ async function prepare(args: Input, target: ResolvedPath, ctx: ToolContext): Pro
   pieces.push(current.bytes.subarray(from));
   const diff = replacementDiff(target.relative ?? target.display, current.bytes, matches, oldBytes.length, newBytes);
   const size = current.bytes.length + matches.length * (newBytes.length - oldBytes.length);
-  return { prepared: { sha256: hash, before: current.bytes, pieces, size, replacements: matches.length, mode: current.mode }, diff };
+  return { prepared: { current, pieces, size, replacements: matches.length }, diff };
 }
 
 export const editTool = defineTool({
@@ -103,15 +106,10 @@ export const editTool = defineTool({
     } catch (error) {
       throw fsError(error, target.display);
     }
-    if (!now.equals(prepared.before)) {
+    if (!now.equals(prepared.current.bytes)) {
       throw new ToolError('stale', `${target.display} changed while the edit waited for approval. Read it again, then retry.`);
     }
-    let hash: string;
-    try {
-      hash = await writeAndHash(target.canonical, prepared.pieces, prepared.mode);
-    } catch (error) {
-      throw fsError(error, target.display);
-    }
+    const hash = await commitFile(target, prepared.pieces, prepared.current);
     ctx.snapshots.record(target.canonical, { sha256: hash, size: prepared.size });
     const times = prepared.replacements === 1 ? '1 replacement' : `${prepared.replacements} replacements`;
     return {

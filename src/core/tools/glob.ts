@@ -79,7 +79,7 @@ export const globTool = defineTool({
     const scope = openScope(ctx, path, false);
     const matches = globMatcher(pattern);
     const listed = ctx.ripgrep ? await listWithRipgrep(ctx.ripgrep, scope, pattern, ctx.signal) : await listWithNode(scope, ctx.signal);
-    const found = listed.filter(matches);
+    const found = listed.filter(matches).filter((rel) => scope.searchable(rel));
 
     const dated: { rel: string; mtime: number }[] = [];
     const breather = new Breather(ctx.signal);
@@ -107,9 +107,11 @@ export const globTool = defineTool({
     if (truncated) {
       output += `\n\n[Showing the ${lines.length} most recently modified of ${dated.length} matching files. Narrow the pattern or path to see the rest.]`;
     }
+    const secrets = scope.secretsLeftOut();
+    if (secrets > 0) output += `\n\n[${secrets} secret-like file(s) (.env, keys, credentials) left out; read one by path, which asks the user.]`;
     return {
       output,
-      data: { pattern, path: scope.target.display, count: lines.length, total: dated.length, truncated, backend: ctx.ripgrep ? 'ripgrep' : 'node' },
+      data: { pattern, path: scope.target.display, count: lines.length, total: dated.length, truncated, secretLikeLeftOut: secrets, backend: ctx.ripgrep ? 'ripgrep' : 'node' },
     };
   },
 });

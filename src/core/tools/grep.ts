@@ -106,9 +106,21 @@ export const grepTool = defineTool({
       output += `\n\n[Truncated at ${why}: showing the first ${lines.length} ${unit} in path order; there are more. Narrow the pattern, path or include to see the rest.]`;
     }
     if (found.warnings.length > 0) output += `\n\n[Some files could not be searched: ${found.warnings.slice(0, 3).join('; ')}]`;
+    const secrets = scope.secretsLeftOut();
+    if (secrets > 0) output += `\n\n[${secrets} secret-like file(s) (.env, keys, credentials) with matches left out; read one by path, which asks the user.]`;
     return {
       output,
-      data: { mode, matches, files, truncated, backend, headLimit, stoppedEarly: found.stoppedEarly, ...(found.warnings.length > 0 ? { warnings: found.warnings } : {}) },
+      data: {
+        mode,
+        matches,
+        files,
+        truncated,
+        backend,
+        headLimit,
+        stoppedEarly: found.stoppedEarly,
+        secretLikeLeftOut: secrets,
+        ...(found.warnings.length > 0 ? { warnings: found.warnings } : {}),
+      },
     };
   },
 });

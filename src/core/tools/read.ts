@@ -7,6 +7,7 @@ import type { ToolContext, ToolResult } from './contract';
 import { defineTool } from './defineTool';
 import { fileAccess } from './fileAssessment';
 import description from './read.md';
+import { requireRegular } from './fileState';
 import { fsError, ToolError } from './toolError';
 
 const DEFAULT_LINES = 2000;
@@ -32,7 +33,11 @@ export const readTool = defineTool({
     const target = assessment.paths[0]!;
     let handle: fs.FileHandle;
     try {
-      handle = await fs.open(target.canonical, 'r');
+      // Checked before opening: opening a FIFO for reading blocks until a writer comes.
+      const stat = await fs.stat(target.canonical);
+      if (stat.isDirectory()) throw new ToolError('invalid_input', `${target.display} is a directory. Use list to see its entries.`);
+      requireRegular(stat, target);
+      handle = await fs.open(target.canonical, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     } catch (error) {
       throw fsError(error, target.display);
     }

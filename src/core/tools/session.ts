@@ -1,6 +1,7 @@
 // One session's tool calls: validate -> assess -> permission gate -> execute -> result,
 // serially in the order they were made. Every call gets exactly one outcome.
-import { decide, defaultMode, type PermissionDecision } from '../permissions/gate';
+import { decide, modeFor, type PermissionDecision } from '../permissions/gate';
+import { DEFAULT_PERMISSIONS, type PermissionConfig } from '../permissions/rules';
 import type { AnyTool, Assessment, Risk, ToolContext } from './contract';
 import type { ToolRegistry } from './registry';
 import { ToolError, type ToolErrorCode } from './toolError';
@@ -33,6 +34,7 @@ export class ToolSession {
     readonly registry: ToolRegistry,
     readonly context: ToolContext,
     private readonly approve: Approver,
+    private readonly permissions: PermissionConfig = DEFAULT_PERMISSIONS,
   ) {}
 
   /** Runs one call after every call made before it has finished. */
@@ -59,9 +61,12 @@ export class ToolSession {
       risk = assessment.risk;
       permission = await this.gate(tool, assessment, signal);
       if (permission.decision === 'deny' || permission.answer === 'denied') {
-        throw new ToolError('permission_denied', deniedMessage(name, permission));
+        // Leaving the workspace has its own code (DESIGN.md §3); anything else is permission_denied.
+        const outside = assessment.paths.some((p) => !p.inside);
+        throw new ToolError(outside ? 'outside_workspace' : 'permission_denied', deniedMessage(name, permission));
       }
       throwIfAborted(signal);
+      this.recheckPaths(assessment);
       const result = await tool.execute(input, ctx, assessment);
       return { tool: name, ok: true, output: result.output, data: result.data ?? {}, risk, permission };
     } catch (error) {
@@ -69,8 +74,27 @@ export class ToolSession {
     }
   }
 
+  /**
+   * What was approved is what runs: every path is resolved again right before execution,
+   * and a path that now leads elsewhere (a symlink swapped while the card waited) stops
+   * the call.
+   */
+  private recheckPaths(assessment: Assessment): void {
+    for (const before of assessment.paths) {
+      const now = this.context.workspace.recheck(before);
+      const same =
+        now.canonical === before.canonical &&
+        now.inside === before.inside &&
+        now.protectedReason === before.protectedReason &&
+        now.secretReasons.length === before.secretReasons.length;
+      if (!same) {
+        throw new ToolError('stale', `${before.display} now leads to ${now.display}, not where it led when the call was checked. Nothing was done; check the path and retry.`);
+      }
+    }
+  }
+
   private async gate(tool: AnyTool, assessment: Assessment, signal: AbortSignal): Promise<PermissionOutcome> {
-    const { mode, source } = defaultMode(tool.name);
+    const { mode, source } = modeFor(tool.name, this.permissions);
     const permission = decide(assessment, mode, source);
     if (permission.decision !== 'ask') return permission;
     const reply = await this.approve({ tool: tool.name, agent: this.context.agent, assessment, permission }, signal);

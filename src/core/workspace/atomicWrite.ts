@@ -8,10 +8,20 @@ import path from 'node:path';
 /** One huge write() is ~10x slower on ext4 than the same bytes in 1 MiB writes. */
 const CHUNK = 1 << 20;
 
-/** `data` may come in pieces (an edit's prefix, replacement, suffix): written in order, never joined. */
-export async function atomicWrite(target: string, data: Uint8Array | readonly Uint8Array[], mode?: number): Promise<void> {
+export interface Owner {
+  readonly uid: number;
+  readonly gid: number;
+}
+
+/**
+ * `data` may come in pieces (an edit's prefix, replacement, suffix): written in order,
+ * never joined. `mode` and `owner` are the replaced file's (the owner is kept where this
+ * process may set it, i.e. as root).
+ */
+export async function atomicWrite(target: string, data: Uint8Array | readonly Uint8Array[], mode?: number, owner?: Owner): Promise<void> {
   const dir = path.dirname(target);
-  const temp = path.join(dir, `.${path.basename(target)}.peon-${randomBytes(6).toString('hex')}.tmp`);
+  // A fixed-length name: `.<name>.tmp` would pass NAME_MAX for long file names.
+  const temp = path.join(dir, `.peon-${randomBytes(8).toString('hex')}.tmp`);
   const handle = await fs.open(temp, 'wx', mode ?? 0o666);
   try {
     try {
@@ -22,7 +32,8 @@ export async function atomicWrite(target: string, data: Uint8Array | readonly Ui
         }
       }
       await handle.sync();
-      if (mode !== undefined) await handle.chmod(mode); // exact bits, whatever the umask
+      if (owner && process.getuid?.() === 0 && (owner.uid !== 0 || owner.gid !== 0)) await handle.chown(owner.uid, owner.gid);
+      if (mode !== undefined) await handle.chmod(mode); // exact bits, whatever the umask (after chown, which clears setuid)
     } finally {
       await handle.close();
     }

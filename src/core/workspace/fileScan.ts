@@ -103,12 +103,6 @@ export async function hashFile(path: string, fd: fs.promises.FileHandle, identit
   return { sha256: scan.sha256, lines: scan.lines };
 }
 
-/** The sha256 a read already computed for exactly this version of the file, if any. */
-export function knownSha256(path: string, identity: FileIdentity): string | undefined {
-  const cached = digests.get(path);
-  return cached && sameIdentity(cached.identity, identity) ? cached.sha256 : undefined;
-}
-
 export function forgetDigest(path: string): void {
   digests.delete(path);
 }

@@ -11,6 +11,11 @@ export class IgnoreRules {
 
   constructor(private readonly root: string) {}
 
+  /** Forget every rules file read: one of them changed. */
+  clear(): void {
+    this.cache.clear();
+  }
+
   /** The rules declared in one directory (workspace-relative, '' for the root), or null. */
   rulesIn(relativeDir: string): Ignore | null {
     const cached = this.cache.get(relativeDir);

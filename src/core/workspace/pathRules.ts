@@ -19,6 +19,7 @@ export function secretReasons(segments: readonly string[]): string[] {
   if (SECRET_BASENAMES.some((re) => re.test(base))) reasons.push(`${base} looks like a secret`);
   const dir = parts.slice(0, -1).find((p) => SECRET_DIRS.includes(p));
   if (dir) reasons.push(`it is inside ${dir}/`);
+  else if (SECRET_DIRS.includes(base)) reasons.push(`${base}/ holds credentials`);
   const joined = parts.join('/');
   const suffix = SECRET_SUFFIXES.find((s) => joined.endsWith(s) || joined.includes(`${s}/`));
   if (suffix) reasons.push(`it is a credentials file (${suffix})`);
@@ -27,8 +28,8 @@ export function secretReasons(segments: readonly string[]): string[] {
 
 /** Workspace-relative protected paths: config the agent could use to run code or loosen its own rules. */
 const PROTECTED_IN_WORKSPACE: readonly [RegExp, string][] = [
-  [/^\.vscode(\/|$)/, 'VS Code workspace configuration'],
-  [/^\.git(\/|$)/, 'git internals (hooks, config)'],
+  [/(^|\/)\.vscode(\/|$)/, 'VS Code workspace configuration'],
+  [/(^|\/)\.git(\/|$)/, 'git internals (hooks, config)'],
   [/^\.peon\/(?!plans\/|memory\/|todos\.json$)/, 'Peon configuration'],
   [/^\.peon$/, 'Peon configuration'],
   [/^(\.mcp\.json|\.cursor\/mcp\.json)$/, 'MCP server configuration'],

@@ -24,6 +24,13 @@ export class Trash {
     return this.save(entry);
   }
 
+  /** Keeps a copy of the file at `source` without reading it into memory. */
+  async keepCopy(originalPath: string, source: string, size: number, mode: number): Promise<TrashEntry> {
+    const entry = await this.newEntry({ originalPath, size, mode });
+    await fs.copyFile(source, path.join(this.dir, `${entry.id}.bin`));
+    return this.save(entry);
+  }
+
   async keepLink(originalPath: string, linkTarget: string): Promise<TrashEntry> {
     return this.save(await this.newEntry({ originalPath, size: 0, mode: 0o777, linkTarget }));
   }

@@ -33,6 +33,8 @@ export interface ResolvedPath {
   readonly secretReasons: readonly string[];
   readonly protectedReason: string | undefined;
   readonly ignored: boolean;
+  /** Resolved as the link itself (delete), not its target. */
+  readonly asLink: boolean;
 }
 
 /** Is `child` equal to or below `parent`? Both canonical; compared segment by segment. */
@@ -41,8 +43,15 @@ export function isWithin(parent: string, child: string): boolean {
   return rel === '' || (!rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel));
 }
 
-/** realpath of the nearest existing ancestor, with the rest appended. */
-function canonicalize(absolute: string): { canonical: string; exists: boolean } {
+const MAX_LINKS = 40; // as the kernel's ELOOP limit
+
+/**
+ * realpath of the nearest existing ancestor, with the rest appended. A dangling symbolic
+ * link on the way is followed to where it points (realpath cannot): a write through it
+ * would create its target, so the target is what containment must judge.
+ */
+function canonicalize(absolute: string, links = 0): { canonical: string; exists: boolean } {
+  if (links > MAX_LINKS) throw new ToolError('invalid_input', `${absolute} goes through too many symbolic links (a loop?).`);
   try {
     return { canonical: fs.realpathSync.native(absolute), exists: true };
   } catch (error) {
@@ -52,7 +61,16 @@ function canonicalize(absolute: string): { canonical: string; exists: boolean } 
   }
   const parent = path.dirname(absolute);
   if (parent === absolute) return { canonical: absolute, exists: false };
-  return { canonical: path.join(canonicalize(parent).canonical, path.basename(absolute)), exists: false };
+  const base = canonicalize(parent, links).canonical;
+  const here = path.join(base, path.basename(absolute));
+  let target: string | undefined;
+  try {
+    if (fs.lstatSync(here).isSymbolicLink()) target = fs.readlinkSync(here);
+  } catch {
+    // nothing there: a new name
+  }
+  if (target !== undefined) return { canonical: canonicalize(path.resolve(base, target), links + 1).canonical, exists: false };
+  return { canonical: here, exists: false };
 }
 
 const toVirtual = (p: string): string => p.split(path.sep).join('/');
@@ -82,6 +100,12 @@ export class Workspace {
     if (path.isAbsolute(input)) return path.normalize(input);
     const [first, ...rest] = input.split('/');
     const named = this.folders.length > 1 ? this.folders.find((f) => f.name === first) : undefined;
+    if (named && named !== this.root && fs.existsSync(path.join(this.root.root, first!))) {
+      throw new ToolError(
+        'invalid_input',
+        `${input} is ambiguous: "${first}" is a workspace folder and also an entry of ${this.root.name}. Write ${this.root.name}/${input} or ${named.name}/${rest.join('/')} instead.`,
+      );
+    }
     if (named) return path.join(named.root, ...rest);
     return path.join(this.root.root, input);
   }
@@ -95,7 +119,12 @@ export class Workspace {
       // does not exist (yet)
     }
     const { canonical, exists } = canonicalize(absolute);
-    return this.describe(input, absolute, canonical, exists, isSymlink);
+    return this.describe(input, absolute, canonical, exists, isSymlink, false);
+  }
+
+  /** The same path resolved again now: what it means may have changed since (a swapped symlink). */
+  recheck(p: ResolvedPath): ResolvedPath {
+    return p.asLink ? this.resolveLink(p.input) : this.resolve(p.input);
   }
 
   /** A symlink itself (not its target): for delete, which removes only the link. */
@@ -110,13 +139,28 @@ export class Workspace {
     } catch {
       // missing
     }
-    return this.describe(input, absolute, canonical, exists, true);
+    return this.describe(input, absolute, canonical, exists, true, true);
   }
 
-  private describe(input: string, absolute: string, canonical: string, exists: boolean, isSymlink: boolean): ResolvedPath {
-    const folder = [...this.folders].sort((a, b) => b.root.length - a.root.length).find((f) => isWithin(f.root, canonical));
+  private folderOf(p: string): WorkspaceFolder | undefined {
+    return [...this.folders].sort((a, b) => b.root.length - a.root.length).find((f) => isWithin(f.root, p));
+  }
+
+  /** Why a path is protected, judged on the name given and on where it leads. */
+  private protection(absolute: string, canonical: string): string | undefined {
+    for (const p of [canonical, absolute]) {
+      const folder = this.folderOf(p);
+      const relative = folder ? toVirtual(path.relative(folder.root, p)) : undefined;
+      const homeRelative = isWithin(this.home, p) ? toVirtual(path.relative(this.home, p)) : undefined;
+      const reason = protectedReason(relative, homeRelative);
+      if (reason) return reason;
+    }
+    return undefined;
+  }
+
+  private describe(input: string, absolute: string, canonical: string, exists: boolean, isSymlink: boolean, asLink: boolean): ResolvedPath {
+    const folder = this.folderOf(canonical);
     const relative = folder ? toVirtual(path.relative(folder.root, canonical)) : undefined;
-    const homeRelative = isWithin(this.home, canonical) ? toVirtual(path.relative(this.home, canonical)) : undefined;
     let isDirectory = false;
     if (exists) {
       try {
@@ -125,8 +169,8 @@ export class Workspace {
         // a dangling link
       }
     }
-    const display =
-      folder === undefined ? canonical : this.folders.length > 1 && folder !== this.root ? `${folder.name}/${relative}` : relative || '.';
+    // With several folders every path names its folder, so two files never look alike.
+    const display = folder === undefined ? canonical : this.folders.length > 1 ? `${folder.name}/${relative}` : relative || '.';
     return {
       input,
       display,
@@ -137,9 +181,10 @@ export class Workspace {
       inside: folder !== undefined,
       exists,
       isSymlink,
-      secretReasons: secretReasons(toVirtual(canonical).split('/')),
-      protectedReason: protectedReason(relative, homeRelative),
+      secretReasons: [...new Set([...secretReasons(toVirtual(canonical).split('/')), ...secretReasons(toVirtual(absolute).split('/'))])],
+      protectedReason: this.protection(absolute, canonical),
       ignored: folder !== undefined && relative !== undefined ? folder.ignore.isIgnored(relative, isDirectory) : false,
+      asLink,
     };
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { decide, defaultMode } from '../../../src/core/permissions/gate';
+import { decide, modeFor } from '../../../src/core/permissions/gate';
+import { permissionConfig } from '../../../src/core/permissions/rules';
 import type { Assessment } from '../../../src/core/tools/contract';
 import type { ResolvedPath } from '../../../src/core/workspace/workspace';
 
@@ -41,7 +42,48 @@ describe('other modes', () => {
     expect(decide(call(true, [at('.git/config', { protectedReason: 'git' })]), 'deny', 'my rule')).toMatchObject({ decision: 'deny', source: 'my rule' });
   });
   test('every built-in file tool defaults to semi-ask; others fall back to ask', () => {
-    for (const tool of ['read', 'write', 'edit', 'delete', 'list', 'glob', 'grep']) expect(defaultMode(tool)).toEqual({ mode: 'semi-ask', source: `default for ${tool}: semi-ask` });
-    expect(defaultMode('mcp__x')).toEqual({ mode: 'ask', source: 'peon.permission.default: ask' });
+    for (const tool of ['read', 'write', 'edit', 'delete', 'list', 'glob', 'grep']) expect(modeFor(tool)).toEqual({ mode: 'semi-ask', source: `default for ${tool}: semi-ask` });
+    expect(modeFor('mcp__x')).toEqual({ mode: 'ask', source: 'peon.permission.default: ask (built in)' });
+  });
+});
+
+describe('peon.permission.rules and .default from user and workspace scope', () => {
+  const config = (user: Record<string, unknown>, workspace: Record<string, unknown> = {}) => permissionConfig({ user, workspace });
+
+  test('a user rule sets a tool\'s mode and names itself', () => {
+    expect(modeFor('write', config({ 'peon.permission.rules': { write: 'deny' } }))).toEqual({ mode: 'deny', source: 'peon.permission.rules (user): write -> deny' });
+    expect(modeFor('read', config({ 'peon.permission.rules': { write: 'deny' } })).mode).toBe('semi-ask');
+  });
+
+  test('a workspace may add ask or deny; its allow is ignored with a warning', () => {
+    const c = config({ 'peon.permission.rules': { write: 'allow' } }, { 'peon.permission.rules': { write: 'deny', read: 'allow' } });
+    expect(modeFor('write', c)).toEqual({ mode: 'deny', source: 'peon.permission.rules (workspace): write -> deny' });
+    expect(modeFor('read', c).mode).toBe('semi-ask');
+    expect(c.warnings).toEqual(['peon.permission.rules in workspace settings may only add ask or deny; its looser rule for read is ignored.']);
+  });
+
+  test('a workspace ask does not loosen a user deny', () => {
+    expect(modeFor('delete', config({ 'peon.permission.rules': { delete: 'deny' } }, { 'peon.permission.rules': { delete: 'ask' } })).mode).toBe('deny');
+  });
+
+  test('corrupt rules fail closed: every tool asks, with a warning', () => {
+    const c = config({ 'peon.permission.rules': { write: 'sometimes' } });
+    expect(c.failClosed).toBe(true);
+    expect(modeFor('read', c).mode).toBe('ask');
+    expect(c.warnings[0]).toMatch(/is not valid .*every tool asks/);
+  });
+
+  test('pattern rules are not supported yet: that tool asks for every call', () => {
+    const c = config({ 'peon.permission.rules': { read: { 'src/**': 'allow' } } });
+    expect(modeFor('read', c).mode).toBe('ask');
+    expect(c.warnings).toEqual(['peon.permission.rules: pattern rules for read are not supported yet; every read call asks.']);
+  });
+
+  test('peon.permission.default: user sets it, the workspace may only tighten it', () => {
+    expect(modeFor('mcp__x', config({ 'peon.permission.default': 'allow' })).mode).toBe('allow');
+    expect(modeFor('mcp__x', config({ 'peon.permission.default': 'allow' }, { 'peon.permission.default': 'deny' })).mode).toBe('deny');
+    const loosened = config({}, { 'peon.permission.default': 'allow' });
+    expect(modeFor('mcp__x', loosened).mode).toBe('ask');
+    expect(loosened.warnings).toEqual(['peon.permission.default in workspace settings may only tighten; allow is ignored.']);
   });
 });

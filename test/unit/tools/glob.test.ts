@@ -1,3 +1,4 @@
+import { secretReasons } from '../../../src/core/workspace/pathRules';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -57,7 +58,10 @@ function gitFixture(): string {
   return root;
 }
 
-/** git's set (untracked included, standard excludes), minus .peonignore'd files and symlinks, filtered like glob. */
+/**
+ * git's set (untracked included, standard excludes), minus .peonignore'd files, symlinks
+ * and secret-like files (searches leave those out: reading one asks), filtered like glob.
+ */
 function expectedSet(root: string, pattern: string, under = ''): string[] {
   const list = (...args: string[]) => new Set(git(root, 'ls-files', '-co', ...args, '-z').split('\0').filter(Boolean));
   const standard = list('--exclude-standard');
@@ -66,6 +70,7 @@ function expectedSet(root: string, pattern: string, under = ''): string[] {
   const match = picomatch(pattern.replace(/^\//, ''), { dot: true, basename: !anchored });
   return [...standard]
     .filter((f) => !peonIgnored.has(f) && !fs.lstatSync(path.join(root, f)).isSymbolicLink())
+    .filter((f) => secretReasons(f.split('/')).length === 0)
     .filter((f) => under === '' || f.startsWith(`${under}/`))
     .filter((f) => match(under === '' ? f : f.slice(under.length + 1)))
     .sort();

@@ -128,7 +128,7 @@ describe('read, errors and paths', () => {
   test.each(['../../etc/passwd', '/etc/hostname'])('%s is outside: it asks, and a denial reads nothing', async (p) => {
     const root = makeWorkspace({ 'a.txt': 'x' });
     const r = await makeSession(root, denyAll).call('read', { path: p });
-    expect(r).toMatchObject({ ok: false, error: { code: 'permission_denied' }, risk: 'filesystem', permission: { decision: 'ask', answer: 'denied' } });
+    expect(r).toMatchObject({ ok: false, error: { code: 'outside_workspace' }, risk: 'filesystem', permission: { decision: 'ask', answer: 'denied' } });
     expect(r.ok === false && r.error.message).toMatch(/is outside the workspace/);
   });
 
@@ -137,7 +137,7 @@ describe('read, errors and paths', () => {
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'outside\n');
     const root = makeWorkspace();
     fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'link.txt'));
-    expect(await makeSession(root, denyAll).call('read', { path: 'link.txt' })).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    expect(await makeSession(root, denyAll).call('read', { path: 'link.txt' })).toMatchObject({ ok: false, error: { code: 'outside_workspace' } });
     const r = await makeSession(root).call('read', { path: 'link.txt' });
     expect(r).toMatchObject({ ok: true, risk: 'filesystem', permission: { answer: 'approved' } });
     expect(r.ok && r.output).toBe('1\toutside');
@@ -149,7 +149,7 @@ describe('read, errors and paths', () => {
     fs.mkdirSync(path.join(parent, 'ws-evil'));
     fs.writeFileSync(path.join(parent, 'ws-evil', 'x.txt'), 'x');
     const r = await makeSession(path.join(parent, 'ws'), denyAll).call('read', { path: path.join(parent, 'ws-evil', 'x.txt') });
-    expect(r).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    expect(r).toMatchObject({ ok: false, error: { code: 'outside_workspace' } });
   });
 
   test.each(['.env', '.env.local', 'config/server.pem', 'deploy/id_rsa', 'my_secret.json', '.aws/credentials'])(

@@ -136,7 +136,7 @@ describe('write', () => {
     const root = makeWorkspace();
     fs.symlinkSync(path.join(outside, 'target.txt'), path.join(root, 'link.txt'));
     const r = await makeSession(root, denyAll).call('write', { path: 'link.txt', content: 'x' });
-    expect(r).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    expect(r).toMatchObject({ ok: false, error: { code: 'outside_workspace' } });
     expect(r.ok === false && r.error.message).toMatch(/outside the workspace/);
     expect(fs.readFileSync(path.join(outside, 'target.txt'), 'utf8')).toBe('outside\n');
   });

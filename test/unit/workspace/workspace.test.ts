@@ -45,7 +45,8 @@ describe('Workspace.resolve', () => {
     const one = makeWorkspace({ 'a.txt': '' });
     const two = makeWorkspace({ 'b.txt': '' });
     const ws = new Workspace([{ name: 'app', path: one }, { name: 'lib', path: two }]);
-    expect(ws.resolve('a.txt')).toMatchObject({ folder: { name: 'app' }, display: 'a.txt' });
+    expect(ws.resolve('a.txt')).toMatchObject({ folder: { name: 'app' }, display: 'app/a.txt' });
+    expect(ws.resolve('app/a.txt')).toMatchObject({ folder: { name: 'app' }, display: 'app/a.txt' });
     expect(ws.resolve('lib/b.txt')).toMatchObject({ folder: { name: 'lib' }, display: 'lib/b.txt', relative: 'b.txt', exists: true });
     expect(ws.resolve(path.join(two, 'b.txt'))).toMatchObject({ folder: { name: 'lib' }, inside: true });
   });

@@ -1,0 +1,88 @@
+// peon.permission.rules and peon.permission.default from their two layers (DESIGN.md §5):
+// user scope sets modes; project scope may only tighten (add ask or deny, never allow).
+// A rule that does not parse fails closed: every tool asks, and the warning says why.
+import { PERMISSION_MODE_VALUES, SETTINGS, type SettingLayers } from '../settings';
+import type { PermissionMode } from './gate';
+
+export interface PermissionConfig {
+  /** Tool -> mode, from the rules. */
+  readonly rules: Readonly<Record<string, PermissionMode>>;
+  /** Where each rule came from, for the card ("peon.permission.rules (workspace): write -> deny"). */
+  readonly sources: Readonly<Record<string, string>>;
+  readonly defaultMode: PermissionMode;
+  readonly defaultSource: string;
+  /** Every tool asks: the rules were unusable. */
+  readonly failClosed: boolean;
+  readonly warnings: readonly string[];
+}
+
+const STRICTNESS: Readonly<Record<PermissionMode, number>> = { allow: 0, 'semi-ask': 1, 'semi-judge': 1, ask: 2, deny: 3 };
+const RULES = 'peon.permission.rules';
+const DEFAULT = 'peon.permission.default';
+
+export const stricter = (a: PermissionMode, b: PermissionMode): PermissionMode => (STRICTNESS[b] > STRICTNESS[a] ? b : a);
+
+export function permissionConfig(layers: SettingLayers): PermissionConfig {
+  const warnings: string[] = [];
+  const rules: Record<string, PermissionMode> = {};
+  const sources: Record<string, string> = {};
+  let failClosed = false;
+
+  const read = (scope: 'user' | 'workspace'): Record<string, unknown> | undefined => {
+    const raw = layers[scope][RULES];
+    if (raw === undefined) return undefined;
+    const parsed = SETTINGS[RULES].schema.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    failClosed = true;
+    warnings.push(`${RULES} in ${scope} settings is not valid (${parsed.error.issues[0]?.message ?? 'invalid'}): every tool asks until it is fixed.`);
+    return undefined;
+  };
+
+  for (const [tool, value] of Object.entries(read('user') ?? {})) {
+    if (typeof value === 'string') {
+      rules[tool] = value as PermissionMode;
+      sources[tool] = `${RULES} (user): ${tool} -> ${value}`;
+    } else {
+      rules[tool] = 'ask';
+      sources[tool] = `${RULES} (user): ${tool} has pattern rules, not supported yet, so every call asks`;
+      warnings.push(`${RULES}: pattern rules for ${tool} are not supported yet; every ${tool} call asks.`);
+    }
+  }
+  for (const [tool, value] of Object.entries(read('workspace') ?? {})) {
+    const modes = typeof value === 'string' ? [value as PermissionMode] : (Object.values(value as Record<string, PermissionMode>) as PermissionMode[]);
+    const tightening = modes.filter((m) => m === 'ask' || m === 'deny');
+    if (tightening.length < modes.length) warnings.push(`${RULES} in workspace settings may only add ask or deny; its looser rule for ${tool} is ignored.`);
+    if (tightening.length === 0) continue;
+    const mode = tightening.reduce<PermissionMode>(stricter, 'ask');
+    const current = rules[tool];
+    if (current === undefined || stricter(current, mode) === mode) {
+      rules[tool] = mode;
+      sources[tool] = `${RULES} (workspace): ${tool} -> ${mode}`;
+    }
+  }
+
+  let defaultMode: PermissionMode = 'ask';
+  let defaultSource = `${DEFAULT}: ask (built in)`;
+  const mode = (raw: unknown): PermissionMode | undefined =>
+    typeof raw === 'string' && (PERMISSION_MODE_VALUES as readonly string[]).includes(raw) ? (raw as PermissionMode) : undefined;
+  for (const scope of ['user', 'workspace'] as const) {
+    const raw = layers[scope][DEFAULT];
+    if (raw === undefined) continue;
+    const value = mode(raw);
+    if (value === undefined) {
+      warnings.push(`${DEFAULT} in ${scope} settings is not a mode (${PERMISSION_MODE_VALUES.join(', ')}); ignored.`);
+    } else if (scope === 'user') {
+      defaultMode = value;
+      defaultSource = `${DEFAULT} (user): ${value}`;
+    } else if (stricter(defaultMode, value) === value && value !== defaultMode) {
+      defaultMode = value;
+      defaultSource = `${DEFAULT} (workspace): ${value}`;
+    } else if (value !== defaultMode) {
+      warnings.push(`${DEFAULT} in workspace settings may only tighten; ${value} is ignored.`);
+    }
+  }
+  return { rules, sources, defaultMode, defaultSource, failClosed, warnings };
+}
+
+/** No settings at all: the built-in defaults. */
+export const DEFAULT_PERMISSIONS: PermissionConfig = permissionConfig({ user: {}, workspace: {} });
