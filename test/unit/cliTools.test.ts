@@ -76,7 +76,9 @@ describe('peon tool', () => {
 
   test('an unknown tool and invalid input are results, not crashes', () => {
     const root = makeWorkspace();
-    expect(json(peon(['tool', 'frob', '--workspace', root]).lines[0]!)).toMatchObject({ ok: false, error: { code: 'unknown_tool' } });
+    const unknown = json(peon(['tool', 'frob', '--workspace', root]).lines[0]!);
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'unknown_tool' }, risk: null, permission: null });
+    expect(Object.keys(unknown)).toEqual(['tool', 'ok', 'error', 'risk', 'permission']);
     expect(json(peon(['tool', 'read', '--workspace', root, '--input', '{"path":7}']).lines[0]!)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
   });
 

@@ -27,6 +27,13 @@ function batchLines(text: string): ({ tool: string; input: unknown } | { error: 
     });
 }
 
+/** The shape of DESIGN.md §8 with every key present: risk and permission are null when the call never got that far. */
+function withAllKeys(outcome: { ok: boolean; risk?: unknown; permission?: unknown } & Record<string, unknown>): Record<string, unknown> {
+  if (outcome.ok) return outcome;
+  const { tool, ok, error } = outcome;
+  return { tool, ok, error, risk: outcome.risk ?? null, permission: outcome.permission ?? null };
+}
+
 export const toolCommand = {
   summary: 'Run one tool call, or --batch FILE|- of JSON lines in one session. NAME --workspace DIR --input JSON [--approve all|none] [--config FILE]',
   async run(argv: readonly string[], io: CliIo): Promise<number> {
@@ -49,7 +56,7 @@ export const toolCommand = {
           'error' in call
             ? { tool: null, ok: false, error: { code: 'invalid_input', message: `Batch ${call.error}` } }
             : await host.session.call(call.tool, call.input);
-        io.stdout(`${JSON.stringify(outcome)}\n`);
+        io.stdout(`${JSON.stringify(withAllKeys(outcome))}\n`);
       }
     } finally {
       host.close();

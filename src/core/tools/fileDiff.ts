@@ -35,24 +35,43 @@ const countNewlines = (buffer: Buffer, end: number): number => {
 
 /**
  * The diff of replacing `oldLength` bytes at each offset in `matches` with `replacement`:
- * only the lines around each match are decoded, so a 50 MB file costs no more than its hunks.
+ * only the lines around the matches are decoded, so a 50 MB file costs no more than its
+ * hunks. Matches whose context overlaps share one hunk.
  */
 export function replacementDiff(path: string, before: Buffer, matches: readonly number[], oldLength: number, replacement: Buffer): string {
-  const lines: string[] = [...header(path, true)];
-  let shift = 0; // lines added minus removed by the hunks so far
-  for (const [i, offset] of matches.slice(0, MAX_HUNKS).entries()) {
+  const windows: { start: number; end: number; offsets: number[] }[] = [];
+  for (const offset of matches) {
     const start = lineStartBefore(before, offset, CONTEXT);
     const end = lineEndAfter(before, offset + oldLength, CONTEXT);
-    const oldText = before.subarray(start, end).toString('utf8');
-    const newText = Buffer.concat([before.subarray(start, offset), replacement, before.subarray(offset + oldLength, end)]).toString('utf8');
-    const firstLine = countNewlines(before, start) + 1;
+    const previous = windows[windows.length - 1];
+    if (previous && start <= previous.end) {
+      previous.end = Math.max(previous.end, end);
+      previous.offsets.push(offset);
+    } else windows.push({ start, end, offsets: [offset] });
+  }
+  const lines: string[] = [...header(path, true)];
+  let shift = 0; // lines added minus removed by the hunks so far
+  let counted = 0; // newlines before `countedTo`
+  let countedTo = 0;
+  for (const [i, w] of windows.slice(0, MAX_HUNKS).entries()) {
+    counted += countNewlines(before.subarray(countedTo), w.start - countedTo);
+    countedTo = w.start;
+    const pieces: Buffer[] = [];
+    let from = w.start;
+    for (const offset of w.offsets) {
+      pieces.push(before.subarray(from, offset), replacement);
+      from = offset + oldLength;
+    }
+    pieces.push(before.subarray(from, w.end));
+    const oldText = before.subarray(w.start, w.end).toString('utf8');
+    const newText = Buffer.concat(pieces).toString('utf8');
     const patch = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context: CONTEXT });
     for (const hunk of patch.hunks) {
-      const oldStart = hunk.oldStart + firstLine - 1;
+      const oldStart = hunk.oldStart + counted;
       lines.push(hunkHeader(oldStart, hunk.oldLines, oldStart + shift, hunk.newLines), ...hunk.lines);
       shift += hunk.newLines - hunk.oldLines;
     }
-    if (i === MAX_HUNKS - 1 && matches.length > MAX_HUNKS) lines.push(`(… ${matches.length - MAX_HUNKS} more replacements not shown)`);
+    if (i === MAX_HUNKS - 1 && windows.length > MAX_HUNKS) lines.push(`(… ${windows.length - MAX_HUNKS} more changed places not shown)`);
   }
   return lines.join('\n');
 }

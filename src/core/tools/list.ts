@@ -8,7 +8,6 @@ import description from './list.md';
 import { fsError, ToolError } from './toolError';
 
 const MAX_ENTRIES = 1000;
-const DEPTH = 2;
 
 interface Entry {
   name: string;
@@ -72,7 +71,7 @@ export const listTool = defineTool({
         break;
       }
       result.push(entry);
-      if (entry.type !== 'directory' || DEPTH < 2) continue;
+      if (entry.type !== 'directory') continue; // one level down: two levels in all
       const relative = target.relative === undefined ? undefined : target.relative === '' ? entry.name : `${target.relative}/${entry.name}`;
       const room = MAX_ENTRIES - result.length;
       try {

@@ -73,7 +73,9 @@ function binaryResult(target: ResolvedPath, kind: string, digest: { sha256: stri
 async function readLines(args: Input, target: ResolvedPath, handle: fs.FileHandle, identity: ReturnType<typeof identityOf>, ctx: ToolContext): Promise<ToolResult> {
   const from = Math.max(1, args.offset ?? 1);
   const limit = args.limit ?? DEFAULT_LINES;
-  const scan = await scanLines(target.canonical, handle, identity, from, limit, ctx.signal);
+  // Memory stays bounded whatever `limit` is or however long one line is.
+  const bounds = { maxBytes: ctx.limits.maxOutputChars * 4, maxLineBytes: MAX_LINE_CHARS * 4 };
+  const scan = await scanLines(target.canonical, handle, identity, from, limit, ctx.signal, bounds);
   ctx.snapshots.record(target.canonical, { sha256: scan.sha256, size: identity.size });
   const decoder = new TextDecoder('utf-8', { fatal: false });
   const width = String(from + scan.selected.length - 1).length;
@@ -82,11 +84,15 @@ async function readLines(args: Input, target: ResolvedPath, handle: fs.FileHandl
   let cutLines = 0;
   let notUtf8 = false;
   let shown = 0;
-  for (const bytes of scan.selected) {
+  for (const [i, bytes] of scan.selected.entries()) {
+    const fullBytes = scan.lengths[i] ?? bytes.length;
     let text = decoder.decode(bytes);
-    if (!notUtf8 && text.includes('\uFFFD') && !Buffer.from(text).equals(bytes)) notUtf8 = true;
-    if (text.length > MAX_LINE_CHARS) {
-      text = `${text.slice(0, MAX_LINE_CHARS)}… [line cut: ${text.length} characters]`;
+    // A line kept only in part may end inside a character: that is not a file fault.
+    if (fullBytes > bytes.length && text.endsWith('\uFFFD')) text = text.slice(0, -1);
+    if (!notUtf8 && text.includes('\uFFFD')) notUtf8 = true;
+    if (fullBytes > bytes.length || text.length > MAX_LINE_CHARS) {
+      const size = fullBytes > bytes.length ? `${fullBytes} bytes` : `${text.length} characters`;
+      text = `${text.slice(0, MAX_LINE_CHARS)}… [line cut: ${size}]`;
       cutLines++;
     }
     const row = `${String(from + shown).padStart(width)}\t${text}`;

@@ -34,10 +34,18 @@ export interface LineScan {
   readonly sha256: string;
   /** Lines in the file: newlines, plus one for a last line without a newline. */
   readonly lines: number;
-  /** The selected lines' bytes, each without its line terminator. */
+  /** The selected lines' bytes, each without its line terminator, each at most `maxLineBytes`. */
   readonly selected: Buffer[];
+  /** Each selected line's full length in bytes (longer than its bytes when it was cut). */
+  readonly lengths: number[];
   /** The first line of `selected` (1-indexed). */
   readonly firstLine: number;
+}
+
+/** Memory bounds of one scan: what a huge `limit` or one gigantic line may hold. */
+export interface ScanBounds {
+  readonly maxBytes: number;
+  readonly maxLineBytes: number;
 }
 
 /**
@@ -51,13 +59,35 @@ export async function scanLines(
   from: number,
   count: number,
   signal?: AbortSignal,
+  bounds: ScanBounds = { maxBytes: Number.MAX_SAFE_INTEGER, maxLineBytes: Number.MAX_SAFE_INTEGER },
 ): Promise<LineScan> {
   const cached = digests.get(path);
   const known = cached && sameIdentity(cached.identity, identity) ? cached : undefined;
   const hash = known ? undefined : createHash('sha256');
-  const last = from + count - 1;
+  let last = from + count - 1;
   const selected: Buffer[] = [];
+  const lengths: number[] = [];
+  let kept = 0; // bytes held in `selected`
   let partial: Buffer[] = []; // pieces of the current line, while it is in range
+  let partialKept = 0;
+  let partialFull = 0;
+  const take = (piece: Buffer): void => {
+    partialFull += piece.length;
+    const room = Math.min(bounds.maxLineBytes - partialKept, bounds.maxBytes - kept - partialKept);
+    if (room <= 0) return;
+    const part = piece.length <= room ? piece : piece.subarray(0, room);
+    partial.push(Buffer.from(part));
+    partialKept += part.length;
+  };
+  const endLine = (): void => {
+    selected.push(Buffer.concat(partial));
+    lengths.push(partialFull);
+    kept += partialKept;
+    partial = [];
+    partialKept = 0;
+    partialFull = 0;
+    if (kept >= bounds.maxBytes) last = Math.min(last, from + selected.length - 1); // the budget is spent: stop selecting
+  };
   let line = 1; // the line being read: 1 + newlines seen
   let position = 0;
   let endedWithNewline = false;
@@ -74,12 +104,9 @@ export async function scanLines(
     if (line <= last) {
       for (;;) {
         const nl = chunk.indexOf(NEWLINE, start);
-        if (line >= from) partial.push(Buffer.from(chunk.subarray(start, nl === -1 ? chunk.length : nl)));
+        if (line >= from) take(chunk.subarray(start, nl === -1 ? chunk.length : nl));
         if (nl === -1) break;
-        if (line >= from) {
-          selected.push(Buffer.concat(partial));
-          partial = [];
-        }
+        if (line >= from) endLine();
         line++;
         start = nl + 1;
         if (line > last) break;
@@ -90,11 +117,18 @@ export async function scanLines(
     // Past the range: only the count is left to learn.
     for (let nl = chunk.indexOf(NEWLINE, start); nl !== -1; nl = chunk.indexOf(NEWLINE, nl + 1)) line++;
   }
-  if (!endedWithNewline && position > 0 && line >= from && line <= last) selected.push(Buffer.concat(partial));
+  if (!endedWithNewline && position > 0 && line >= from && line <= last) endLine();
   const lines = known ? known.lines : position === 0 ? 0 : endedWithNewline ? line - 1 : line;
   const sha256 = known ? known.sha256 : hash!.digest('hex');
   if (!known) remember(path, { identity, sha256, lines });
-  return { sha256, lines, selected: trimCarriageReturns(selected), firstLine: from };
+  // A CRLF line is shown without its CR (and counted without it).
+  for (const [i, bytes] of selected.entries()) {
+    if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0d && lengths[i] === bytes.length) {
+      selected[i] = bytes.subarray(0, bytes.length - 1);
+      lengths[i] = bytes.length - 1;
+    }
+  }
+  return { sha256, lines, selected, lengths, firstLine: from };
 }
 
 /** Whole-file sha256 (cached by identity), for bytes mode and binary files. */
@@ -112,6 +146,3 @@ function remember(path: string, digest: Digest): void {
   digests.set(path, digest);
 }
 
-function trimCarriageReturns(lines: Buffer[]): Buffer[] {
-  return lines.map((l) => (l.length > 0 && l[l.length - 1] === 0x0d ? l.subarray(0, l.length - 1) : l));
-}

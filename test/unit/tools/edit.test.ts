@@ -116,3 +116,18 @@ describe('edit', () => {
     expect(bytesOf(root, 'x.txt').toString()).toBe('a\nb\n');
   });
 });
+
+test('replaceAll with nearby matches: one hunk covering both, a valid unified diff', async () => {
+  const text = 'a\nx\nb\nx\nc\n';
+  const { result, diff } = await readThenEdit({ 'n.txt': text }, 'n.txt', { oldString: 'x', newString: 'y', replaceAll: true });
+  expect(result.ok).toBe(true);
+  expect(diff).toBe('--- a/n.txt\n+++ b/n.txt\n@@ -1,5 +1,5 @@\n a\n-x\n+y\n b\n-x\n+y\n c');
+});
+
+test('matches far apart get their own hunks, with the right line numbers', async () => {
+  const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+  lines[4] = 'target';
+  lines[24] = 'target';
+  const { diff } = await readThenEdit({ 'f.txt': `${lines.join('\n')}\n` }, 'f.txt', { oldString: 'target', newString: 'hit', replaceAll: true });
+  expect(diff.split('\n').filter((l) => l.startsWith('@@'))).toEqual(['@@ -2,7 +2,7 @@', '@@ -22,7 +22,7 @@']);
+});

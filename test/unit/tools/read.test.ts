@@ -190,3 +190,18 @@ test('a 2 GB file is paged: its head comes back without loading it whole', async
   expect(r.ok && r.data.size).toBe(2 * 1024 ** 3);
   expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 ** 2);
 }, 60_000);
+
+test('memory stays bounded: one 64 MiB line, and a limit of 100 million lines', async () => {
+  const root = makeWorkspace();
+  const fd = fs.openSync(path.join(root, 'one-line.txt'), 'w');
+  const mib = Buffer.alloc(1024 * 1024, 'x');
+  for (let i = 0; i < 64; i++) fs.writeSync(fd, mib);
+  fs.writeSync(fd, '\nsecond\n');
+  fs.closeSync(fd);
+  const before = process.memoryUsage().rss;
+  const r = await makeSession(root).call('read', { path: 'one-line.txt', limit: 100_000_000 });
+  expect(process.memoryUsage().rss - before).toBeLessThan(48 * 1024 * 1024);
+  expect(r.ok && r.output).toContain(`1\t${'x'.repeat(2000)}… [line cut: ${64 * 1024 * 1024} bytes]`);
+  expect(r.ok && r.output).toContain('2\tsecond');
+  expect(r.ok && r.data).toMatchObject({ lines: 2, truncated: true });
+}, 60_000);
