@@ -23,6 +23,7 @@ export function toolSession(root, { ripgrep } = {}) {
     trash: new core.Trash(trash),
     agent: 'bench',
     ripgrep,
+    settings: {},
   };
   const session = new core.ToolSession(core.builtinRegistry(), ctx, async () => ({ approved: true }));
   return {

@@ -55,6 +55,7 @@ export function openToolHost(options: { workspace: string | undefined; config: s
       agent: 'cli',
       // dist/bin/rg beside dist/cli.js first, then node_modules, then PATH.
       ripgrep: locateRipgrep({ bundled: [path.join(__dirname, 'bin', 'rg')] }),
+      settings: settings.values,
     },
     approver,
     permissions,

@@ -50,6 +50,36 @@ export const SETTINGS = {
     description:
       'Base URL of the model API, for OpenAI-compatible servers and proxies. Read from user settings only: a workspace could otherwise send your API key to a server of its choosing.',
   },
+  'peon.bash.defaultTimeoutSeconds': {
+    schema: z.number().int().min(1).max(86_400),
+    scope: 'window',
+    default: 40,
+    description: 'How long a bash command may run when the call names no timeout (seconds).',
+  },
+  'peon.bash.maxTimeoutSeconds': {
+    schema: z.number().int().min(1).max(86_400),
+    scope: 'machine',
+    default: 600,
+    description: 'The longest a bash command may run (seconds): a call may only ask for less. Read from user settings only.',
+  },
+  'peon.agents.claude.command': {
+    schema: z.array(z.string().min(1)).min(1),
+    scope: 'machine',
+    default: ['claude', '-p'],
+    description: 'The executable and fixed arguments of agent_claude; the prompt is appended as one argument. Read from user settings only.',
+  },
+  'peon.agents.codex.command': {
+    schema: z.array(z.string().min(1)).min(1),
+    scope: 'machine',
+    default: ['codex', 'exec'],
+    description: 'The executable and fixed arguments of agent_codex; the prompt is appended as one argument. Read from user settings only.',
+  },
+  'peon.agents.pi.command': {
+    schema: z.array(z.string().min(1)).min(1),
+    scope: 'machine',
+    default: ['pi', '-p'],
+    description: 'The executable and fixed arguments of agent_pi; the prompt is appended as one argument. Read from user settings only.',
+  },
   'peon.permission.default': {
     schema: permissionMode,
     scope: 'window',

@@ -215,3 +215,19 @@ describe('permissions through the CLI (--config is user scope, .vscode/settings.
     expect(r.stderr).toMatch(/every tool asks/);
   });
 });
+
+test('SIGTERM to peon tool bash: TERM to the process group, KILL after 2 s, the cancelled result printed', async () => {
+  const root = makeWorkspace();
+  const child = spawn(process.execPath, [CLI, 'tool', 'bash', '--workspace', root, '--approve', 'all', '--input', JSON.stringify({ command: "trap '' TERM; sleep 100" })], {
+    env: { ...process.env, PEON_STATE_DIR: tempDir('peon-state-') },
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  await new Promise((resolve) => setTimeout(resolve, 800));
+  const sent = Date.now();
+  child.kill('SIGTERM');
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  expect(Date.now() - sent).toBeGreaterThanOrEqual(1900);
+  expect(code).toBe(0);
+  expect(JSON.parse(stdout)).toMatchObject({ tool: 'bash', ok: true, data: { cancelled: true, signal: 'SIGKILL' } });
+}, 30_000);

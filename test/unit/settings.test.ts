@@ -4,6 +4,8 @@ import { SETTINGS, isUserScopeOnly, resolveSettings, settingsManifest, type Sett
 import { modelStatusOf, noModelNotice } from '../../src/core/modelStatus';
 
 const none = {};
+/** What resolveSettings gives with nothing set: the declared defaults. */
+const DEFAULTS = resolveSettings({ user: {}, workspace: {} }).values;
 
 describe('resolveSettings', () => {
   test('reads valid user values', () => {
@@ -11,7 +13,7 @@ describe('resolveSettings', () => {
       user: { 'peon.model.provider': 'anthropic', 'peon.model.id': ' claude-sonnet ', 'peon.model.baseUrl': 'http://127.0.0.1:11434/v1' },
       workspace: none,
     });
-    expect(values).toEqual({ 'peon.model.provider': 'anthropic', 'peon.model.id': 'claude-sonnet', 'peon.model.baseUrl': 'http://127.0.0.1:11434/v1' });
+    expect(values).toEqual({ ...DEFAULTS, 'peon.model.provider': 'anthropic', 'peon.model.id': 'claude-sonnet', 'peon.model.baseUrl': 'http://127.0.0.1:11434/v1' });
     expect(warnings).toEqual([]);
   });
 
@@ -20,7 +22,7 @@ describe('resolveSettings', () => {
       user: { 'peon.model.baseUrl': 'https://api.example.test/v1' },
       workspace: { 'peon.model.baseUrl': 'https://attacker.example.test/v1', 'peon.model.provider': 'openai' },
     });
-    expect(values).toEqual({ 'peon.model.baseUrl': 'https://api.example.test/v1' });
+    expect(values).toEqual({ ...DEFAULTS, 'peon.model.baseUrl': 'https://api.example.test/v1' });
     expect(warnings).toEqual([
       'peon.model.provider is ignored in workspace settings; set it in your user settings.',
       'peon.model.baseUrl is ignored in workspace settings; set it in your user settings.',
@@ -36,7 +38,7 @@ describe('resolveSettings', () => {
     ['peon.model.baseUrl', 'not a url'],
   ])('an invalid %s (%j) is ignored with a warning, never coerced', (key, value) => {
     const { values, warnings } = resolveSettings({ user: { [key]: value }, workspace: none });
-    expect(values).toEqual({});
+    expect(values).toEqual(DEFAULTS);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(new RegExp(`^${key.replace(/\./g, '\\.')} has an invalid value and is ignored`));
   });
@@ -66,5 +68,15 @@ describe('model status and the no-model notice', () => {
     expect(noModelNotice(status)).toBe(
       'A model is configured (openai / qwen3), but this build of Peon cannot talk to models yet. Nothing was sent anywhere.',
     );
+  });
+});
+
+test('the defaults are the declared ones: bash timeouts and the agents\' argument vectors', () => {
+  expect(DEFAULTS).toEqual({
+    'peon.bash.defaultTimeoutSeconds': 40,
+    'peon.bash.maxTimeoutSeconds': 600,
+    'peon.agents.claude.command': ['claude', '-p'],
+    'peon.agents.codex.command': ['codex', 'exec'],
+    'peon.agents.pi.command': ['pi', '-p'],
   });
 });

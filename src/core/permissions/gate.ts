@@ -25,6 +25,7 @@ const DEFAULT_MODES: Readonly<Record<string, PermissionMode>> = {
   list: 'semi-ask',
   glob: 'semi-ask',
   grep: 'semi-ask',
+  bash: 'semi-judge',
 };
 
 /** The mode for a tool: a rule, else its built-in default, else peon.permission.default. */

@@ -1,5 +1,7 @@
 // The built-in tools. Adding a tool: a file (and its .md description) in this folder,
 // and one line here.
+import { AGENT_TOOLS } from './agents';
+import { bashTool } from './bash';
 import { deleteTool } from './delete';
 import { editTool } from './edit';
 import { globTool } from './glob';
@@ -9,7 +11,7 @@ import { readTool } from './read';
 import { ToolRegistry } from './registry';
 import { writeTool } from './write';
 
-export const BUILTIN_TOOLS = [readTool, writeTool, editTool, deleteTool, listTool, globTool, grepTool];
+export const BUILTIN_TOOLS = [readTool, writeTool, editTool, deleteTool, listTool, globTool, grepTool, bashTool, ...AGENT_TOOLS];
 
 export function builtinRegistry(): ToolRegistry {
   const registry = new ToolRegistry();

@@ -1,4 +1,5 @@
 // The tool contract of DESIGN.md §2: what every tool supplies and what it receives.
+import type { SettingValues } from '../settings';
 import type { ResolvedPath, Workspace } from '../workspace/workspace';
 import type { FileSnapshots } from '../workspace/snapshots';
 import type { Trash } from '../workspace/trash';
@@ -52,6 +53,12 @@ export interface ToolContext {
   readonly agent: string;
   /** Absolute path of the ripgrep binary found for this session, or undefined for the pure-Node fallback. */
   readonly ripgrep: string | undefined;
+  /** The resolved `peon.*` settings (user and workspace layers already combined). */
+  readonly settings: SettingValues;
+  /** Live output of a running call (a command's tail on its card); the model gets the final result. */
+  readonly onProgress?: (text: string) => void;
+  /** The host's environment (PATH finds delegated agents); default: this process's. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 export interface ToolResult {

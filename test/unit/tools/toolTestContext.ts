@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
+import { resolveSettings } from '../../../src/core/settings';
 import { DEFAULT_LIMITS, type ToolContext } from '../../../src/core/tools/contract';
 import { builtinRegistry } from '../../../src/core/tools/builtins';
 import { ToolSession, type Approver } from '../../../src/core/tools/session';
@@ -48,6 +49,7 @@ export function makeContext(root: string | Workspace, overrides: Partial<ToolCon
     trash: new Trash(tempDir('peon-trash-')),
     agent: 'test',
     ripgrep: undefined,
+    settings: resolveSettings({ user: {}, workspace: {} }).values,
     ...overrides,
   };
 }

@@ -1,0 +1,94 @@
+// agent_claude, agent_codex, agent_pi (DESIGN.md §4): a fixed argument vector from user
+// or machine settings, the executable resolved through PATH to an absolute path when the
+// call is assessed (what the card shows is what runs), the prompt appended as exactly
+// one argument, no shell; process handling is the runner's.
+import * as z from 'zod';
+import { findExecutable } from '../process/findExecutable';
+import { runProcess } from '../process/runProcess';
+import type { SettingKey } from '../settings';
+import type { AnyTool } from './contract';
+import { defineTool } from './defineTool';
+import description from './agent.md';
+import { effectiveTimeout, processResult } from './processResult';
+import { fsError, ToolError } from './toolError';
+
+const DEFAULT_TIMEOUT_SECONDS = 300;
+const CARD_PROMPT_CHARS = 4000;
+
+export const DELEGATE_WARNING =
+  'The child agent may read, write, run commands, use your credentials and call its own model, on its own, in this workspace.';
+
+interface AgentSpec {
+  readonly tool: string;
+  readonly setting: Extract<SettingKey, `peon.agents.${string}.command`>;
+  readonly defaultArgv: readonly string[];
+  readonly install: string;
+}
+
+const AGENTS: readonly AgentSpec[] = [
+  { tool: 'agent_claude', setting: 'peon.agents.claude.command', defaultArgv: ['claude', '-p'], install: 'npm install -g @anthropic-ai/claude-code' },
+  { tool: 'agent_codex', setting: 'peon.agents.codex.command', defaultArgv: ['codex', 'exec'], install: 'npm install -g @openai/codex' },
+  { tool: 'agent_pi', setting: 'peon.agents.pi.command', defaultArgv: ['pi', '-p'], install: 'npm install -g @mariozechner/pi-coding-agent' },
+];
+
+const input = z.object({
+  prompt: z.string().min(1).max(200_000).describe('The task for the agent, passed as one argument. Must not start with "-".'),
+  timeout_seconds: z.number().int().min(1).optional().describe(`Seconds it may run (default ${DEFAULT_TIMEOUT_SECONDS}, at most the configured maximum).`),
+});
+
+function agentTool(spec: AgentSpec): AnyTool {
+  return defineTool({
+    name: spec.tool,
+    description: description.replace('AGENT_NAME', spec.defaultArgv[0]!).replace('ARGV', spec.defaultArgv.join(' ')),
+    input,
+    risk: 'delegate',
+    aliases: { timeout: 'timeout_seconds' },
+    async assess(args, ctx) {
+      if (args.prompt.startsWith('-')) {
+        throw new ToolError('invalid_input', 'The prompt starts with "-", so the agent could read it as an option. Reword it to start with a word.');
+      }
+      const [command, ...fixed] = ctx.settings[spec.setting] ?? spec.defaultArgv;
+      const executable = findExecutable(command!, ctx.env);
+      if (!executable) {
+        throw new ToolError('unavailable', `${command} is not installed or not on PATH. Install it (${spec.install}) or set ${spec.setting} in user settings.`);
+      }
+      const argv = [executable, ...fixed, args.prompt];
+      const root = ctx.workspace.resolve('.');
+      const shown = args.prompt.length > CARD_PROMPT_CHARS ? `${args.prompt.slice(0, CARD_PROMPT_CHARS)}… [${args.prompt.length} characters in all]` : args.prompt;
+      return {
+        risk: 'delegate',
+        writes: true,
+        paths: [root],
+        summary: { kind: 'delegate', executable, argv: [executable, ...fixed, shown], prompt: shown, workspace: root.canonical, warning: DELEGATE_WARNING },
+        prepared: { argv },
+      };
+    },
+    async execute(args, ctx, assessment) {
+      const { argv } = assessment.prepared as { argv: string[] };
+      const [executable, ...rest] = argv;
+      // The program approved is the program run: PATH or the file may have changed meanwhile.
+      const [command] = ctx.settings[spec.setting] ?? spec.defaultArgv;
+      if (findExecutable(command!, ctx.env) !== executable) {
+        throw new ToolError('stale', `${command} now resolves to a different program than the one approved. Nothing was run; retry to see the new one.`);
+      }
+      const timeout = effectiveTimeout(args.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS, ctx.settings['peon.bash.maxTimeoutSeconds'] ?? 600);
+      try {
+        const result = await runProcess({
+          file: executable!,
+          args: rest,
+          cwd: assessment.paths[0]!.canonical,
+          ...(ctx.env ? { env: ctx.env } : {}),
+          timeoutMs: timeout.seconds * 1000,
+          signal: ctx.signal,
+          maxOutputBytes: ctx.limits.maxOutputChars,
+          ...(ctx.onProgress ? { onOutput: ctx.onProgress } : {}),
+        });
+        return processResult(result, timeout.seconds, timeout.notes);
+      } catch (error) {
+        throw fsError(error, executable!);
+      }
+    },
+  });
+}
+
+export const AGENT_TOOLS: readonly AnyTool[] = AGENTS.map(agentTool);
