@@ -4,8 +4,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 
-/** Everything `npm test` needs from Debian: code-server's native build, rg, the e2e browser, unzip to read the VSIX. */
-export const TEST_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev', 'pkg-config', 'unzip'];
+/**
+ * Everything `npm test` needs from Debian: code-server's native build, rg, the e2e
+ * browser, unzip to read the VSIX, iproute2 to bring up loopback in the network
+ * namespace of the agent round trip.
+ */
+export const TEST_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev', 'pkg-config', 'unzip', 'iproute2'];
 
 function installed(pkg) {
   const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });

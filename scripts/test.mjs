@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { artifactsDir, repoRoot } from './paths.mjs';
+import { provisionAgents } from './provision-agents.mjs';
 import { provisionCodeServer } from './provision-code-server.mjs';
 import { ensureSystemPackages } from './system-deps.mjs';
 
@@ -36,6 +37,7 @@ function readCounts(file) {
 function main() {
   ensureSystemPackages();
   provisionCodeServer();
+  provisionAgents();
   fs.rmSync(artifactsDir, { recursive: true, force: true });
   fs.mkdirSync(artifactsDir, { recursive: true });
 
