@@ -45,7 +45,7 @@ describe('README', () => {
 
   test('every package it names is a dependency, or one the test scripts provision', () => {
     const deps = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies });
-    const provisioned = fs.readFileSync('scripts/provision-agents.mjs', 'utf8');
+    const provisioned = fs.readFileSync("scripts/provision-agents.mjs", "utf8");
     for (const pkg of words.filter((w) => /^@[\w-]+\/[\w-]+$/.test(w))) {
       expect(deps.includes(pkg) || provisioned.includes(`${pkg}@`), pkg).toBe(true);
     }
