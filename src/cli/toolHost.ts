@@ -41,14 +41,15 @@ export function openToolHost(options: { workspace: string | undefined; config: s
   const permissions = permissionConfig(settings.layers);
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => controller.abort(new Error(`${signal} received`));
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // A closed terminal (SIGHUP) cancels too; a killed CLI takes its commands with it (runProcess).
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
   const session = new ToolSession(
     builtinRegistry(),
     {
       signal: controller.signal,
       workspace: new Workspace([{ path: dir }]),
-      timeoutMs: 10 * 60_000,
+      // A safety net above every tool's own deadline (commands have theirs, from settings).
+      timeoutMs: Math.max(10 * 60, (settings.values['peon.bash.maxTimeoutSeconds'] ?? 600) + 60) * 1000,
       limits: DEFAULT_LIMITS,
       snapshots: new FileSnapshots(),
       trash: new Trash(path.join(stateDir(), 'trash', `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`)),
@@ -64,8 +65,7 @@ export function openToolHost(options: { workspace: string | undefined; config: s
     session,
     warnings: [...settings.warnings, ...permissions.warnings],
     close() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(signal, onSignal);
     },
   };
 }

@@ -71,7 +71,7 @@ export const SETTINGS = {
   'peon.agents.codex.command': {
     schema: z.array(z.string().min(1)).min(1),
     scope: 'machine',
-    default: ['codex', 'exec'],
+    default: ['codex', 'exec', '--'], // `--`: a prompt like "help" or "review" is a prompt, not a subcommand
     description: 'The executable and fixed arguments of agent_codex; the prompt is appended as one argument. Read from user settings only.',
   },
   'peon.agents.pi.command': {

@@ -76,7 +76,7 @@ test('the defaults are the declared ones: bash timeouts and the agents\' argumen
     'peon.bash.defaultTimeoutSeconds': 40,
     'peon.bash.maxTimeoutSeconds': 600,
     'peon.agents.claude.command': ['claude', '-p'],
-    'peon.agents.codex.command': ['codex', 'exec'],
+    'peon.agents.codex.command': ['codex', 'exec', '--'],
     'peon.agents.pi.command': ['pi', '-p'],
   });
 });

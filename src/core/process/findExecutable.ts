@@ -13,11 +13,15 @@ function isExecutableFile(file: string): boolean {
   }
 }
 
-/** The absolute, symlink-free path of `command` (a name looked up on PATH, or a path), or undefined. */
-export function findExecutable(command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+/**
+ * The absolute path of `command` (a name looked up on PATH, or a path), symlinks resolved
+ * unless `resolveLinks` is false, or undefined.
+ */
+export function findExecutable(command: string, env: NodeJS.ProcessEnv = process.env, resolveLinks = true): string | undefined {
   const candidates = command.includes('/')
     ? [path.resolve(command)]
     : (env.PATH ?? '').split(path.delimiter).filter((dir) => path.isAbsolute(dir)).map((dir) => path.join(dir, command));
   const found = candidates.find(isExecutableFile);
-  return found === undefined ? undefined : fs.realpathSync(found);
+  if (found === undefined) return undefined;
+  return resolveLinks ? fs.realpathSync(found) : found;
 }

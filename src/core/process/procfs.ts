@@ -6,6 +6,7 @@ export interface ProcInfo {
   readonly pid: number;
   readonly ppid: number;
   readonly pgrp: number;
+  readonly session: number;
   /** Start time in clock ticks since boot: with the pid, it names one process for ever. */
   readonly start: string;
 }
@@ -20,7 +21,7 @@ export function readProc(pid: number): ProcInfo | undefined {
   // The command name (field 2) may hold spaces and parentheses: parse after the last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   if (fields[0] === 'Z') return undefined; // a zombie is already dead
-  return { pid, ppid: Number(fields[1]), pgrp: Number(fields[2]), start: fields[19] ?? '' };
+  return { pid, ppid: Number(fields[1]), pgrp: Number(fields[2]), session: Number(fields[3]), start: fields[19] ?? '' };
 }
 
 export function listPids(): number[] {
@@ -45,22 +46,36 @@ export function pidsWithEnv(key: string, value: string): number[] {
   return found;
 }
 
-/** Every live process in the tree under `root` (not `root` itself). */
-export function descendantsOf(root: number): ProcInfo[] {
-  const all = listPids()
+function allProcs(): ProcInfo[] {
+  return listPids()
     .map(readProc)
     .filter((p): p is ProcInfo => p !== undefined);
+}
+
+/** Every live process in the tree under `root` (not `root` itself). */
+export function descendantsOf(root: number): ProcInfo[] {
   const children = new Map<number, ProcInfo[]>();
-  for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
+  for (const p of allProcs()) {
+    const siblings = children.get(p.ppid);
+    if (siblings) siblings.push(p);
+    else children.set(p.ppid, [p]);
+  }
   const found: ProcInfo[] = [];
   const queue = [root];
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift()!) ?? []) {
+  for (let i = 0; i < queue.length; i++) {
+    for (const child of children.get(queue[i]!) ?? []) {
       found.push(child);
       queue.push(child.pid);
     }
   }
   return found;
+}
+
+/** Processes in the session `sid` leads (a command started detached leads its own). */
+export function pidsInSession(sid: number): number[] {
+  return allProcs()
+    .filter((p) => p.session === sid)
+    .map((p) => p.pid);
 }
 
 export function groupAlive(pgrp: number): boolean {

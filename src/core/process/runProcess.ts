@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { BoundedOutput, type OutputSummary } from './boundedOutput';
-import { descendantsOf, pidsWithEnv, readProc } from './procfs';
+import { descendantsOf, pidsInSession, pidsWithEnv, readProc } from './procfs';
 import { stripTerminalEscapes } from './terminalText';
 
 /** Tools that would wait for a person get a clear "no" instead of a hang. */
@@ -57,6 +57,12 @@ export interface RunResult {
   readonly output: OutputSummary;
 }
 
+/** Every run in flight, so a dying host can take its commands with it. */
+const active = new Set<(signal: NodeJS.Signals) => void>();
+process.once('exit', () => {
+  for (const kill of active) kill('SIGKILL');
+});
+
 export function runProcess(options: RunOptions): Promise<RunResult> {
   const { drainGraceMs = 250, killGraceMs = 2000 } = options;
   return new Promise((resolve, reject) => {
@@ -66,91 +72,120 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
       cwd: options.cwd,
       env: { ...(options.env ?? process.env), ...NON_INTERACTIVE_ENV, [MARKER]: marker },
       stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true, // a new process group, led by the child
+      detached: true, // a new session and process group, led by the child
     });
+    const leaderPid = child.pid;
     const output = new BoundedOutput(Math.floor(options.maxOutputBytes / 2), Math.ceil(options.maxOutputBytes / 2));
     const known = new Map<number, string>(); // descendants seen while running: pid -> start time
     let timedOut = false;
     let cancelled = false;
     let settled = false;
+    let leader: { exitCode: number | null; signal: NodeJS.Signals | null } | undefined;
     const timers: NodeJS.Timeout[] = [];
 
+    // Each stream is decoded on its own, so a character split around a write to the
+    // other stream stays whole; the decoded text goes into the bounded output.
     let openStreams = 2;
-    let leader: { exitCode: number | null; signal: NodeJS.Signals | null } | undefined;
-    for (const stream of [child.stdout, child.stderr]) {
+    const decoders = [child.stdout, child.stderr].map((stream) => {
       const decoder = new StringDecoder('utf8');
+      stream.on('data', (chunk: Buffer) => {
+        const text = decoder.write(chunk);
+        output.push(Buffer.from(text));
+        if (options.onOutput && text !== '') options.onOutput(stripTerminalEscapes(text));
+      });
       stream.once('end', () => {
         openStreams--;
         if (leader && openStreams === 0) finish();
       });
-      stream.on('data', (chunk: Buffer) => {
-        output.push(chunk);
-        if (options.onOutput) options.onOutput(stripTerminalEscapes(decoder.write(chunk)));
-      });
       stream.on('error', () => undefined); // destroyed after the drain grace: not an error
-    }
+      return decoder;
+    });
 
+    /** The tree under the leader, while the leader lives (afterwards its pid may be someone else's). */
     const sample = (): void => {
-      if (child.pid === undefined) return;
-      for (const p of descendantsOf(child.pid)) known.set(p.pid, p.start);
+      if (leaderPid === undefined || leader) return;
+      for (const p of descendantsOf(leaderPid)) known.set(p.pid, p.start);
     };
-    /** Signals the group, every process carrying this run's marker, and every descendant seen. */
-    const signalAll = (signal: NodeJS.Signals): void => {
-      if (child.pid === undefined) return;
+    /**
+     * Signals the group; every process in the leader's session (a child that only changed
+     * its group stays in it); every process carrying this run's marker (one that left the
+     * session keeps it); and every descendant seen while the command ran.
+     */
+    const signalAll = (signal: NodeJS.Signals): number => {
+      if (leaderPid === undefined) return 0;
       sample();
-      const targets = new Set<number>(pidsWithEnv(MARKER, marker));
+      const targets = new Set<number>([...pidsWithEnv(MARKER, marker), ...pidsInSession(leaderPid)]);
       for (const [pid, start] of known) if (readProc(pid)?.start === start) targets.add(pid);
+      targets.delete(process.pid);
       try {
-        process.kill(-child.pid, signal);
+        process.kill(-leaderPid, signal);
       } catch {
         // the group is empty
       }
       for (const pid of targets) {
+        if (readProc(pid)?.pgrp === leaderPid) continue; // signalled once already, with the group
         try {
           process.kill(pid, signal);
         } catch {
           // already gone
         }
       }
+      return targets.size;
     };
+    active.add(signalAll);
 
-    const tracker = setInterval(sample, 200);
-    timers.push(tracker);
+    sample();
+    timers.push(setInterval(sample, 200));
     timers.push(
       setTimeout(() => {
+        if (leader) return; // it finished; the pipes are only draining
         timedOut = true;
         signalAll('SIGKILL');
       }, options.timeoutMs),
     );
     const onAbort = (): void => {
-      if (settled || cancelled) return;
+      if (settled || cancelled || leader) return;
+      // The call's own deadline (an AbortSignal.timeout) is a deadline: KILL at once.
+      const reason: unknown = options.signal.reason;
+      if (reason instanceof DOMException && reason.name === 'TimeoutError') {
+        timedOut = true;
+        signalAll('SIGKILL');
+        return;
+      }
       cancelled = true;
       signalAll('SIGTERM');
       timers.push(setTimeout(() => signalAll('SIGKILL'), killGraceMs));
     };
     options.signal.addEventListener('abort', onAbort, { once: true });
 
-    child.once('error', (error) => {
+    const cleanUp = (): void => {
       settled = true;
+      active.delete(signalAll);
       for (const timer of timers) clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
+    };
+
+    child.once('error', (error) => {
+      cleanUp();
       reject(error);
     });
 
     /** After the leader exited and the pipes drained (or the grace ran out): sweep and resolve. */
     function finish(): void {
       if (settled || !leader) return;
-      settled = true;
-      for (const timer of timers) clearTimeout(timer);
-      options.signal.removeEventListener('abort', onAbort);
+      // The sweep: nothing of this command outlives the call. Repeated while it finds
+      // anything, since a process may fork while it is being killed.
+      for (let pass = 0; pass < 5 && signalAll('SIGKILL') > 0; pass++);
+      cleanUp();
       child.stdout.destroy();
       child.stderr.destroy();
-      signalAll('SIGKILL'); // the sweep: nothing of this command outlives the call
+      for (const decoder of decoders) output.push(Buffer.from(decoder.end()));
       const durationMs = Math.round(performance.now() - started);
       resolve({ ...leader, durationMs, timedOut, cancelled, output: output.summary() });
     }
 
     child.once('exit', (exitCode, signal) => {
+      sample();
       leader = { exitCode, signal };
       if (openStreams === 0) finish();
       else timers.push(setTimeout(finish, drainGraceMs)); // a background child may hold the pipes

@@ -3,7 +3,9 @@
 // call is assessed (what the card shows is what runs), the prompt appended as exactly
 // one argument, no shell; process handling is the runner's.
 import * as z from 'zod';
+import fs from 'node:fs';
 import { findExecutable } from '../process/findExecutable';
+import { isWithin } from '../workspace/workspace';
 import { runProcess } from '../process/runProcess';
 import type { SettingKey } from '../settings';
 import type { AnyTool } from './contract';
@@ -13,6 +15,12 @@ import { effectiveTimeout, processResult } from './processResult';
 import { fsError, ToolError } from './toolError';
 
 const DEFAULT_TIMEOUT_SECONDS = 300;
+
+/** Device, inode, size and modification time: a file replaced in place is another file. */
+function fileIdentity(file: string): string {
+  const s = fs.statSync(file, { bigint: true });
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`;
+}
 const CARD_PROMPT_CHARS = 4000;
 
 export const DELEGATE_WARNING =
@@ -27,7 +35,7 @@ interface AgentSpec {
 
 const AGENTS: readonly AgentSpec[] = [
   { tool: 'agent_claude', setting: 'peon.agents.claude.command', defaultArgv: ['claude', '-p'], install: 'npm install -g @anthropic-ai/claude-code' },
-  { tool: 'agent_codex', setting: 'peon.agents.codex.command', defaultArgv: ['codex', 'exec'], install: 'npm install -g @openai/codex' },
+  { tool: 'agent_codex', setting: 'peon.agents.codex.command', defaultArgv: ['codex', 'exec', '--'], install: 'npm install -g @openai/codex' },
   { tool: 'agent_pi', setting: 'peon.agents.pi.command', defaultArgv: ['pi', '-p'], install: 'npm install -g @mariozechner/pi-coding-agent' },
 ];
 
@@ -44,13 +52,20 @@ function agentTool(spec: AgentSpec): AnyTool {
     risk: 'delegate',
     aliases: { timeout: 'timeout_seconds' },
     async assess(args, ctx) {
-      if (args.prompt.startsWith('-')) {
-        throw new ToolError('invalid_input', 'The prompt starts with "-", so the agent could read it as an option. Reword it to start with a word.');
+      // "-" would be read as an option; pi reads "@file" as a file to attach and send.
+      if (/^[-@]/.test(args.prompt)) {
+        throw new ToolError('invalid_input', `The prompt starts with "${args.prompt[0]}", which the agent could read as an option or a file to attach. Reword it to start with a word.`);
       }
       const [command, ...fixed] = ctx.settings[spec.setting] ?? spec.defaultArgv;
       const executable = findExecutable(command!, ctx.env);
       if (!executable) {
         throw new ToolError('unavailable', `${command} is not installed or not on PATH. Install it (${spec.install}) or set ${spec.setting} in user settings.`);
+      }
+      // A program inside the workspace (a .venv/bin or node_modules/.bin on PATH) is the
+      // project's, not the user's: the project may not choose what runs as the agent.
+      const inside = ctx.workspace.folders.find((f) => isWithin(f.root, executable) || isWithin(f.root, findExecutable(command!, ctx.env, false) ?? executable));
+      if (inside) {
+        throw new ToolError('permission_denied', `${command} resolves to ${executable}, inside the workspace folder ${inside.name}. Peon runs only an agent installed outside the project; fix PATH or set ${spec.setting} in user settings.`);
       }
       const argv = [executable, ...fixed, args.prompt];
       const root = ctx.workspace.resolve('.');
@@ -60,15 +75,15 @@ function agentTool(spec: AgentSpec): AnyTool {
         writes: true,
         paths: [root],
         summary: { kind: 'delegate', executable, argv: [executable, ...fixed, shown], prompt: shown, workspace: root.canonical, warning: DELEGATE_WARNING },
-        prepared: { argv },
+        prepared: { argv, identity: fileIdentity(executable) },
       };
     },
     async execute(args, ctx, assessment) {
-      const { argv } = assessment.prepared as { argv: string[] };
+      const { argv, identity } = assessment.prepared as { argv: string[]; identity: string };
       const [executable, ...rest] = argv;
-      // The program approved is the program run: PATH or the file may have changed meanwhile.
+      // The program approved is the program run: PATH, or the file itself, may have changed meanwhile.
       const [command] = ctx.settings[spec.setting] ?? spec.defaultArgv;
-      if (findExecutable(command!, ctx.env) !== executable) {
+      if (findExecutable(command!, ctx.env) !== executable || fileIdentity(executable!) !== identity) {
         throw new ToolError('stale', `${command} now resolves to a different program than the one approved. Nothing was run; retry to see the new one.`);
       }
       const timeout = effectiveTimeout(args.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS, ctx.settings['peon.bash.maxTimeoutSeconds'] ?? 600);

@@ -34,8 +34,11 @@ export const bashTool = defineTool({
   },
   async execute(args, ctx, assessment) {
     const dir = assessment.paths[0]!;
-    const requested = args.timeout_seconds ?? ctx.settings['peon.bash.defaultTimeoutSeconds'] ?? 40;
-    const timeout = effectiveTimeout(requested, ctx.settings['peon.bash.maxTimeoutSeconds'] ?? 600);
+    const max = ctx.settings['peon.bash.maxTimeoutSeconds'] ?? 600;
+    // Only a timeout the call asked for is reported as lowered; the default is simply capped.
+    const timeout = args.timeout_seconds === undefined
+      ? { seconds: Math.min(ctx.settings['peon.bash.defaultTimeoutSeconds'] ?? 40, max), notes: [] }
+      : effectiveTimeout(args.timeout_seconds, max);
     try {
       const result = await runProcess({
         file: '/bin/bash',

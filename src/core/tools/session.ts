@@ -52,12 +52,12 @@ export class ToolSession {
     }
     let risk: Risk | undefined;
     let permission: PermissionOutcome | undefined;
-    const signal = AbortSignal.any([this.context.signal, AbortSignal.timeout(this.context.timeoutMs)]);
-    const ctx: ToolContext = { ...this.context, signal };
+    // Time on the approval card does not count: the call's deadline starts when it runs.
+    let signal = this.context.signal;
     try {
       const input = tool.parse(rawInput);
       throwIfAborted(signal);
-      const assessment = await tool.assess(input, ctx);
+      const assessment = await tool.assess(input, this.context);
       risk = assessment.risk;
       permission = await this.gate(tool, assessment, signal);
       if (permission.decision === 'deny' || permission.answer === 'denied') {
@@ -67,7 +67,8 @@ export class ToolSession {
       }
       throwIfAborted(signal);
       this.recheckPaths(assessment);
-      const result = await tool.execute(input, ctx, assessment);
+      signal = AbortSignal.any([this.context.signal, AbortSignal.timeout(this.context.timeoutMs)]);
+      const result = await tool.execute(input, { ...this.context, signal }, assessment);
       return { tool: name, ok: true, output: result.output, data: result.data ?? {}, risk, permission };
     } catch (error) {
       return failure(name, asToolError(error, signal), risk, permission);

@@ -58,6 +58,7 @@ describe('runProcess', () => {
     const [pid] = r.output.text.split('\n').map(Number);
     expect(r.output.text).toMatch(/\ndone\n$/);
     expect(r.exitCode).toBe(0);
+    expect(r.durationMs).toBeLessThan(5000); // bounded draining: the child holds the pipes for 100 s
     expect(await waitFor(() => !alive(pid!))).toBe(true);
   });
 
@@ -75,14 +76,14 @@ describe('runProcess', () => {
   test("cancel during trap '' TERM; sleep 100: TERM first, KILL after the grace period", async () => {
     const controller = new AbortController();
     const log = path.join(tempDir(), 'signals');
-    const started = Date.now();
     const pending = bash(`trap 'echo TERM >> ${log}' TERM; sleep 100 & wait; sleep 100 & wait`, { signal: controller.signal, killGraceMs: 1000 });
     await new Promise((r) => setTimeout(r, 300));
+    const aborted = Date.now();
     controller.abort();
     const r = await pending;
-    expect(r).toMatchObject({ cancelled: true, signal: 'SIGKILL' });
-    expect(fs.readFileSync(log, 'utf8')).toBe('TERM\n'); // the trap saw TERM; it ignored it, so KILL came
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(r).toMatchObject({ cancelled: true, timedOut: false, signal: 'SIGKILL' });
+    expect(fs.readFileSync(log, 'utf8')).toBe('TERM\n'); // the trap saw TERM once; it went on, so KILL came
+    expect(Date.now() - aborted).toBeGreaterThanOrEqual(1000);
   });
 
   test("cancel during trap '' TERM; sleep 100 (TERM ignored by both): killed after the grace, nothing survives", async () => {
@@ -96,6 +97,31 @@ describe('runProcess', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(800);
     expect(r).toMatchObject({ cancelled: true, signal: 'SIGKILL' });
     for (const name of ['shell', 'sleep']) expect(alive(Number(fs.readFileSync(path.join(dir, name), 'utf8')))).toBe(false);
+  });
+
+  test('a child in its own process group (job control) but still in the session is swept', async () => {
+    const dir = tempDir();
+    const r = await bash(`set -m; sleep 997 & echo $! > ${dir}/pid; unset PEON_PROCESS_RUN; sleep 996 & echo $! > ${dir}/pid2`);
+    expect(r.exitCode).toBe(0);
+    for (const name of ['pid', 'pid2']) expect(await waitFor(() => !alive(Number(fs.readFileSync(path.join(dir, name), 'utf8'))))).toBe(true);
+  });
+
+  test('a command that finished while its pipes drain is not reported as timed out', async () => {
+    const r = await bash('sleep 100 & sleep 0.5; exit 0', { timeoutMs: 600 });
+    expect(r).toMatchObject({ exitCode: 0, timedOut: false, cancelled: false });
+  });
+
+  test('a deadline reached through the call\'s signal (AbortSignal.timeout) is a timeout: KILL at once', async () => {
+    const r = await bash("trap '' TERM; sleep 100", { signal: AbortSignal.timeout(300) });
+    expect(r).toMatchObject({ timedOut: true, cancelled: false, signal: 'SIGKILL' });
+    expect(r.durationMs).toBeLessThan(1500);
+  });
+
+  test('a character split around a write to the other stream stays whole', async () => {
+    const r = await bash(`printf '\\xe6\\x9d'; printf E >&2; printf '\\xb1\\n'`);
+    expect(r.output.text).not.toContain('\uFFFD');
+    expect(r.output.text).toContain('東');
+    expect(r.output.text).toContain('E');
   });
 
   test('a command that exits on TERM is done at once when cancelled', async () => {

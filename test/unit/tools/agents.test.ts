@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { readProc } from '../../../src/core/process/procfs';
 import { resolveSettings } from '../../../src/core/settings';
 import type { ApprovalRequest } from '../../../src/core/tools/session';
 import { denyAll, makeSession, makeWorkspace, tempDir } from './toolTestContext';
@@ -17,12 +18,13 @@ function fakeAgent(name: string, body = 'echo "fake $0 answered"') {
   return { bin, env, argv, ran, cwd: () => fs.readFileSync(path.join(record, 'cwd'), 'utf8').trim() };
 }
 
-const HOSTILE = `Review this; $(rm -rf ~) \`id\` "double" 'single' && echo pwned > /tmp/x`;
+// Shell syntax that would leave a trace if it ever reached a shell: it must arrive as text.
+const HOSTILE = `Review this; $(touch canary-subst) \`touch canary-backtick\` "double" 'single' && touch canary-and`;
 
 describe('agent_claude, agent_codex, agent_pi', () => {
   test.each([
     ['agent_claude', 'claude', ['-p']],
-    ['agent_codex', 'codex', ['exec']],
+    ['agent_codex', 'codex', ['exec', '--']],
     ['agent_pi', 'pi', ['-p']],
   ])('%s runs `%s %s <prompt>` with the prompt verbatim as one argument, in the workspace', async (tool, command, fixed) => {
     const fake = fakeAgent(command);
@@ -32,7 +34,7 @@ describe('agent_claude, agent_codex, agent_pi', () => {
     expect(r.ok && r.output).toBe(`fake ${path.join(fake.bin, command)} answered\n[exit code 0]`);
     expect(fake.argv()).toEqual([path.join(fake.bin, command), ...fixed, HOSTILE]);
     expect(fake.cwd()).toBe(root);
-    expect(fs.existsSync('/tmp/x') && fs.readFileSync('/tmp/x', 'utf8') === 'pwned\n').toBe(false);
+    for (const canary of ['canary-subst', 'canary-backtick', 'canary-and']) expect(fs.existsSync(path.join(root, canary))).toBe(false);
   });
 
   test('the card shows the absolute path, the full argv, the prompt, the workspace and the warning; the default asks', async () => {
@@ -66,9 +68,13 @@ describe('agent_claude, agent_codex, agent_pi', () => {
   });
 
   test('a hanging CLI is killed at the deadline, with what it started', async () => {
-    const fake = fakeAgent('pi', 'sleep 100 & sleep 100');
+    const dir = tempDir();
+    const fake = fakeAgent('pi', `sleep 100 & echo $! > ${dir}/bg; sleep 100`);
     const r = await makeSession(makeWorkspace(), undefined, { env: fake.env }).call('agent_pi', { prompt: 'wait', timeout_seconds: 1 });
     expect(r).toMatchObject({ ok: true, data: { timedOut: true, signal: 'SIGKILL' } });
+    const bg = Number(fs.readFileSync(path.join(dir, 'bg'), 'utf8'));
+    for (let i = 0; i < 100 && readProc(bg) !== undefined; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(readProc(bg)).toBeUndefined(); // gone (or a zombie awaiting its reaper)
   });
 
   test('the executable and fixed arguments come from (user) settings', async () => {
@@ -101,4 +107,31 @@ describe('agent_claude, agent_codex, agent_pi', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ tool: 'agent_claude', ok: true, risk: 'delegate', permission: { decision: 'ask', answer: 'approved' } });
     expect(fake.argv()).toEqual([path.join(fake.bin, 'claude'), '-p', HOSTILE]);
   });
+});
+
+test('a prompt starting with "@" (pi would attach that file) is refused', async () => {
+  const fake = fakeAgent('pi');
+  const r = await makeSession(makeWorkspace(), undefined, { env: fake.env }).call('agent_pi', { prompt: '@/root/.aws/credentials summarise' });
+  expect(r).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  expect(fake.ran()).toBe(false);
+});
+
+test('an agent executable inside the workspace (a project .venv/bin on PATH) is refused', async () => {
+  const root = makeWorkspace();
+  fs.mkdirSync(path.join(root, '.venv', 'bin'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.venv', 'bin', 'claude'), '#!/bin/sh\ntouch "$(dirname "$0")/ran"\n', { mode: 0o755 });
+  const env = { ...process.env, PATH: `${path.join(root, '.venv', 'bin')}:/usr/bin:/bin` };
+  const r = await makeSession(root, undefined, { env }).call('agent_claude', { prompt: 'hi' });
+  expect(r).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+  expect(fs.existsSync(path.join(root, '.venv', 'bin', 'ran'))).toBe(false);
+});
+
+test('the executable replaced in place while the card waits: stale, nothing runs', async () => {
+  const fake = fakeAgent('claude');
+  const exe = path.join(fake.bin, 'claude');
+  const r = await makeSession(makeWorkspace(), async () => {
+    fs.writeFileSync(exe, '#!/bin/sh\necho swapped\n', { mode: 0o755 });
+    return { approved: true };
+  }, { env: fake.env }).call('agent_claude', { prompt: 'hi' });
+  expect(r).toMatchObject({ ok: false, error: { code: 'stale' } });
 });
