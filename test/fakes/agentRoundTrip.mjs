@@ -7,12 +7,18 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startAnthropicServer } from './anthropicServer.mjs';
+import { startModelServer } from './modelServer.mjs';
 import { startResponsesServer } from './openaiResponsesServer.mjs';
 
 const [tool, cli, workspace, agentBin, home, prompt, reply] = process.argv.slice(2);
 // codex speaks the OpenAI Responses API; claude and pi the Anthropic Messages API.
-const server = tool === 'agent_codex' ? await startResponsesServer(reply) : await startAnthropicServer(reply);
+const server = tool === 'agent_codex' ? await startResponsesServer(reply) : await anthropicServer(reply);
+
+async function anthropicServer(text) {
+  const model = await startModelServer();
+  model.always({ text });
+  return { url: model.anthropicUrl, requests: model.requests, close: () => model.close() };
+}
 const codexHome = path.join(home, '.codex');
 fs.mkdirSync(codexHome, { recursive: true });
 fs.writeFileSync(

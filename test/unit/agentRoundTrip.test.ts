@@ -21,12 +21,12 @@ test.each(['agent_claude', 'agent_pi', 'agent_codex'])('%s runs the real CLI, wh
     { encoding: 'utf8', timeout: 150_000 },
   );
   expect(r.status, r.stderr).toBe(0);
-  const { tool: result, requests } = JSON.parse(r.stdout) as { tool: Record<string, unknown>; requests: { method: string; url: string; body: string }[] };
+  const { tool: result, requests } = JSON.parse(r.stdout) as { tool: Record<string, unknown>; requests: { method: string; url: string; body: unknown }[] };
   expect(result).toMatchObject({ tool, ok: true, risk: 'delegate', data: { exitCode: 0, timedOut: false } });
   // claude and pi print the answer alone; codex prints it within its own transcript.
   if (tool === 'agent_codex') expect(result.output).toContain(reply);
   else expect(result.output).toBe(`${reply}\n[exit code 0]`);
   const asked = requests.find((q) => q.method === 'POST' && /^\/v1\/(messages|responses)/.test(q.url));
-  expect(asked?.body).toContain(prompt);
+  expect(JSON.stringify(asked?.body)).toContain(prompt);
   expect(fs.existsSync(path.join(workspace, 'pwned'))).toBe(false);
 }, 180_000);

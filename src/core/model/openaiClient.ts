@@ -1,0 +1,99 @@
+// OpenAI-compatible Chat Completions through the official SDK, streaming, with a base
+// URL (OpenAI, Ollama, LM Studio, vLLM, OpenRouter, llama.cpp's server). Tool calls are
+// assembled from their indexed deltas; a stream that ends without a finish reason leaves
+// its calls flagged as cut off.
+import OpenAI from 'openai';
+import { ModelError, NO_USAGE, toModelError, type HistoryItem, type ModelClient, type ModelEvent, type ModelRequest, type StopReason, type ToolCall, type Usage } from './modelClient';
+
+export interface OpenAIOptions {
+  readonly apiKey: string;
+  readonly model: string;
+  readonly baseUrl?: string;
+}
+
+type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+function toMessages(system: string, history: readonly HistoryItem[]): Message[] {
+  const messages: Message[] = [{ role: 'system', content: system }];
+  for (const item of history) {
+    if (item.role === 'user') messages.push({ role: 'user', content: item.text });
+    else if (item.role === 'tool') {
+      for (const r of item.results) messages.push({ role: 'tool', tool_call_id: r.callId, content: r.isError ? `Error: ${r.output}` : r.output });
+    } else {
+      messages.push({
+        role: 'assistant',
+        content: item.text === '' ? null : item.text,
+        ...(item.toolCalls.length > 0
+          ? { tool_calls: item.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
+          : {}),
+      });
+    }
+  }
+  return messages;
+}
+
+const STOP: Readonly<Record<string, StopReason>> = { stop: 'end_turn', tool_calls: 'tool_use', function_call: 'tool_use', length: 'max_tokens' };
+
+export function openaiClient(options: OpenAIOptions): ModelClient {
+  const client = new OpenAI({ apiKey: options.apiKey, ...(options.baseUrl ? { baseURL: options.baseUrl } : {}), maxRetries: 0 });
+  return {
+    provider: 'openai',
+    model: options.model,
+    async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+      const calls = new Map<number, { id: string; name: string; arguments: string }>();
+      let text = '';
+      let usage: Usage = NO_USAGE;
+      let finish: string | null = null;
+      let started = false;
+      try {
+        const stream = await client.chat.completions.create(
+          {
+            model: options.model,
+            max_tokens: request.maxTokens,
+            messages: toMessages(request.system, request.history),
+            ...(request.tools.length > 0
+              ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema as Record<string, unknown> } })) }
+              : {}),
+            stream: true,
+            stream_options: { include_usage: true },
+          },
+          { signal },
+        );
+        for await (const chunk of stream) {
+          started = true;
+          if (chunk.usage) {
+            const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
+            usage = { inputTokens: chunk.usage.prompt_tokens - cached, outputTokens: chunk.usage.completion_tokens, cacheReadTokens: cached, cacheWriteTokens: 0 };
+          }
+          const choice = chunk.choices[0];
+          if (!choice) continue;
+          if (choice.delta.content) {
+            text += choice.delta.content;
+            yield { type: 'text', delta: choice.delta.content };
+          }
+          for (const d of choice.delta.tool_calls ?? []) {
+            const call = calls.get(d.index) ?? { id: '', name: '', arguments: '' };
+            if (d.id) call.id = d.id;
+            if (d.function?.name) call.name += d.function.name;
+            if (d.function?.arguments) call.arguments += d.function.arguments;
+            calls.set(d.index, call);
+          }
+          if (choice.finish_reason) finish = choice.finish_reason;
+        }
+      } catch (error) {
+        if (signal.aborted) throw new ModelError('cancelled', false);
+        if (!started) throw toModelError(error, 'openai');
+      }
+      if (signal.aborted) throw new ModelError('cancelled', false); // the SDK may end the stream quietly on abort
+      const complete = finish !== null;
+      const toolCalls: ToolCall[] = [...calls.entries()].sort(([a], [b]) => a - b).map(([i, c]) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.arguments }));
+      for (const call of toolCalls) yield { type: 'tool_call', call, complete };
+      yield {
+        type: 'done',
+        stopReason: complete ? (STOP[finish!] ?? 'other') : 'cut_off',
+        usage,
+        message: { role: 'assistant', text, toolCalls },
+      };
+    },
+  };
+}

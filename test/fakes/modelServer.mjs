@@ -1,0 +1,120 @@
+// A scripted model server that speaks both streaming protocols the official SDKs use:
+// Anthropic Messages (POST /v1/messages) and OpenAI Chat Completions
+// (POST /v1/chat/completions). Each request takes the next scripted reply:
+//   { text?, toolCalls?: [{ id, name, arguments }], thinking?, cut?: 'in-tool-call',
+//     status?, retryAfter?, stall? }
+// and every request body is recorded (an Anthropic request without `stream` gets the
+// message as JSON). Loopback only.
+import http from 'node:http';
+
+const halves = (s) => [s.slice(0, Math.ceil(s.length / 2)), s.slice(Math.ceil(s.length / 2))];
+
+function anthropicEvents(reply, model) {
+  const events = [['message_start', { message: { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1, cache_read_input_tokens: 40, cache_creation_input_tokens: 10 } } }]];
+  let index = 0;
+  if (reply.thinking) {
+    events.push(['content_block_start', { index, content_block: { type: 'thinking', thinking: '' } }]);
+    events.push(['content_block_delta', { index, delta: { type: 'thinking_delta', thinking: reply.thinking } }]);
+    events.push(['content_block_delta', { index, delta: { type: 'signature_delta', signature: 'sig-fake' } }]);
+    events.push(['content_block_stop', { index }]);
+    index++;
+  }
+  if (reply.text) {
+    events.push(['content_block_start', { index, content_block: { type: 'text', text: '' } }]);
+    for (const part of halves(reply.text)) if (part) events.push(['content_block_delta', { index, delta: { type: 'text_delta', text: part } }]);
+    events.push(['content_block_stop', { index }]);
+    index++;
+  }
+  for (const [n, call] of (reply.toolCalls ?? []).entries()) {
+    events.push(['content_block_start', { index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }]);
+    const [a, b] = halves(call.arguments);
+    events.push(['content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: a } }]);
+    if (reply.cut === 'in-tool-call' && n === 0) return events; // the stream ends inside the call's JSON
+    events.push(['content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: b } }]);
+    events.push(['content_block_stop', { index }]);
+    index++;
+  }
+  events.push(['message_delta', { delta: { stop_reason: reply.toolCalls?.length ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 20 } }]);
+  events.push(['message_stop', {}]);
+  return events;
+}
+
+function openaiChunks(reply, model) {
+  const chunk = (delta, finish = null) => ({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const chunks = [chunk({ role: 'assistant', content: '' })];
+  for (const part of halves(reply.text ?? '')) if (part) chunks.push(chunk({ content: part }));
+  for (const [n, call] of (reply.toolCalls ?? []).entries()) {
+    const [a, b] = halves(call.arguments);
+    chunks.push(chunk({ tool_calls: [{ index: n, id: call.id, type: 'function', function: { name: call.name, arguments: a } }] }));
+    if (reply.cut === 'in-tool-call' && n === 0) return chunks;
+    chunks.push(chunk({ tool_calls: [{ index: n, function: { arguments: b } }] }));
+  }
+  chunks.push(chunk({}, reply.toolCalls?.length ? 'tool_calls' : 'stop'));
+  chunks.push({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1, model, choices: [], usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, prompt_tokens_details: { cached_tokens: 40 } } });
+  return chunks;
+}
+
+export async function startModelServer() {
+  const queue = [];
+  let always;
+  const requests = [];
+  const open = new Set();
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const protocol = req.url.startsWith('/v1/messages') ? 'anthropic' : req.url.startsWith('/v1/chat/completions') ? 'openai' : undefined;
+      requests.push({ method: req.method, url: req.url, headers: req.headers, body: body ? JSON.parse(body) : undefined });
+      const reply = queue.shift() ?? always;
+      if (!protocol || !reply) {
+        res.writeHead(protocol ? 500 : 404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { type: 'fake_server', message: protocol ? 'no scripted reply left' : `${req.url} is not served` } }));
+        return;
+      }
+      if (reply.status) {
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.retryAfter !== undefined ? { 'retry-after': String(reply.retryAfter) } : {}) });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'scripted', message: `scripted ${reply.status}` } }));
+        return;
+      }
+      const parsed = JSON.parse(body);
+      if (protocol === 'anthropic' && !parsed.stream) {
+        // A request without `stream`: the whole message as JSON.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 'msg_fake', type: 'message', role: 'assistant', model: parsed.model, content: [{ type: 'text', text: reply.text ?? '' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 100, output_tokens: 20 } }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      if (reply.stall) {
+        open.add(res);
+        res.write(': stalled\n\n');
+        return;
+      }
+      const model = parsed.model;
+      if (protocol === 'anthropic') for (const [type, data] of anthropicEvents(reply, model)) res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+      else {
+        for (const c of openaiChunks(reply, model)) res.write(`data: ${JSON.stringify(c)}\n\n`);
+        if (!reply.cut) res.write('data: [DONE]\n\n');
+      }
+      res.end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  return {
+    /** Base URLs as each SDK wants them. */
+    anthropicUrl: url,
+    openaiUrl: `${url}/v1`,
+    requests,
+    script(...replies) {
+      queue.push(...replies);
+    },
+    /** The reply for every request once the script is used up (for real agent CLIs, which may ask more than once). */
+    always(reply) {
+      always = reply;
+    },
+    close() {
+      for (const res of open) res.destroy();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
