@@ -2,6 +2,7 @@
 // Commands are added to COMMANDS as the tools and the agent loop land.
 import { version } from '../../package.json';
 import { UsageError } from './args';
+import { runCommand } from './commands/run';
 import { toolCommand } from './commands/tool';
 import { toolsCommand } from './commands/tools';
 import type { CliIo } from './io';
@@ -16,6 +17,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   version: { summary: 'Print the version.', run: (_args, io) => (io.stdout(`${version}\n`), 0) },
   tools: toolsCommand,
   tool: toolCommand,
+  run: runCommand,
 };
 
 export function usage(): string {

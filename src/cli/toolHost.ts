@@ -13,7 +13,7 @@ import { FileSnapshots } from '../core/workspace/snapshots';
 import { Trash } from '../core/workspace/trash';
 import { Workspace } from '../core/workspace/workspace';
 import { UsageError } from './args';
-import { loadSettings } from './settingsFiles';
+import { loadSettings, type LoadedSettings } from './settingsFiles';
 
 /** Where the CLI keeps state (the trash of deleted files): PEON_STATE_DIR or the XDG state folder. */
 export function stateDir(): string {
@@ -28,6 +28,10 @@ export function approverFor(mode: string | undefined): Approver {
 
 export interface ToolHost {
   readonly session: ToolSession;
+  /** Aborted by SIGINT/SIGTERM/SIGHUP: the same signal cancels a model turn. */
+  readonly signal: AbortSignal;
+  readonly workspace: Workspace;
+  readonly settings: LoadedSettings;
   readonly warnings: readonly string[];
   /** Stops listening for signals. */
   close(): void;
@@ -43,11 +47,12 @@ export function openToolHost(options: { workspace: string | undefined; config: s
   const onSignal = (signal: NodeJS.Signals): void => controller.abort(new Error(`${signal} received`));
   // A closed terminal (SIGHUP) cancels too; a killed CLI takes its commands with it (runProcess).
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
+  const workspace = new Workspace([{ path: dir }]);
   const session = new ToolSession(
     builtinRegistry(),
     {
       signal: controller.signal,
-      workspace: new Workspace([{ path: dir }]),
+      workspace,
       // A safety net above every tool's own deadline (commands have theirs, from settings).
       timeoutMs: Math.max(10 * 60, (settings.values['peon.bash.maxTimeoutSeconds'] ?? 600) + 60) * 1000,
       limits: DEFAULT_LIMITS,
@@ -63,6 +68,9 @@ export function openToolHost(options: { workspace: string | undefined; config: s
   );
   return {
     session,
+    signal: controller.signal,
+    workspace,
+    settings,
     warnings: [...settings.warnings, ...permissions.warnings],
     close() {
       for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(signal, onSignal);

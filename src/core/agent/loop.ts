@@ -1,0 +1,117 @@
+// The agent loop (DESIGN.md §6): stream the model's turn; run each tool call in order
+// through the one tool session (validate, assess, gate, execute); append the results;
+// next turn, until the model stops, the user cancels, the step cap, or the same failing
+// call repeats. Every tool call gets exactly one result, so the next request is always
+// valid for the provider.
+import type { ToolSession, ToolCallOutcome } from '../tools/session';
+import { ModelError, NO_USAGE, type HistoryItem, type ModelClient, type ModelEvent, type ToolCall, type ToolSpec, type Usage } from '../model/modelClient';
+import { streamWithRetry, type RetryPolicy } from './retry';
+
+export type FinalReason = 'end_turn' | 'max_tokens' | 'step_cap' | 'cancelled' | 'repeated_failure' | 'error';
+
+export type LoopEvent =
+  | { readonly type: 'text'; readonly delta: string }
+  | { readonly type: 'tool_call'; readonly call: ToolCall }
+  | { readonly type: 'tool_result'; readonly call: ToolCall; readonly outcome: ToolCallOutcome | { ok: false; error: { code: string; message: string } } }
+  | { readonly type: 'usage'; readonly turn: Usage; readonly total: Usage }
+  | { readonly type: 'retry'; readonly attempt: number; readonly delayMs: number; readonly error: string }
+  | { readonly type: 'final'; readonly reason: FinalReason; readonly text: string; readonly error?: string };
+
+export interface LoopOptions {
+  readonly client: ModelClient;
+  readonly session: ToolSession;
+  readonly system: string;
+  readonly tools: readonly ToolSpec[];
+  readonly signal: AbortSignal;
+  readonly onEvent: (event: LoopEvent) => void;
+  readonly maxSteps?: number;
+  readonly maxTokens?: number;
+  /** The same failing call (tool + arguments) this many times stops the loop. */
+  readonly maxRepeatedFailures?: number;
+  readonly retry?: Partial<RetryPolicy>;
+}
+
+const addUsage = (a: Usage, b: Usage): Usage => ({
+  inputTokens: a.inputTokens + b.inputTokens,
+  outputTokens: a.outputTokens + b.outputTokens,
+  cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+  cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+});
+
+type Outcome = LoopEvent & { type: 'tool_result' };
+
+const failed = (code: string, message: string): Outcome['outcome'] => ({ ok: false, error: { code, message } });
+
+/** A tool call's arguments as an object, or the reason they are not one. */
+function parseArguments(raw: string): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
+  try {
+    const value: unknown = JSON.parse(raw === '' ? '{}' : raw);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { ok: true, value: value as Record<string, unknown> };
+    return { ok: false, message: 'The arguments were not a JSON object. Send the parameters as one JSON object and retry.' };
+  } catch {
+    return { ok: false, message: 'The arguments were not valid JSON, so nothing ran. Send the parameters as one JSON object and retry.' };
+  }
+}
+
+/** Runs one user prompt to its end, appending to `history` as it goes. */
+export async function runAgentTurn(history: HistoryItem[], prompt: string, options: LoopOptions): Promise<{ reason: FinalReason; text: string; usage: Usage }> {
+  const maxSteps = options.maxSteps ?? 50;
+  const maxRepeats = options.maxRepeatedFailures ?? 3;
+  const failures = new Map<string, number>();
+  let total = NO_USAGE;
+  let lastText = '';
+  history.push({ role: 'user', text: prompt });
+  const finish = (reason: FinalReason, error?: string) => {
+    options.onEvent({ type: 'final', reason, text: lastText, ...(error ? { error } : {}) });
+    return { reason, text: lastText, usage: total };
+  };
+
+  for (let step = 0; step < maxSteps; step++) {
+    let done: Extract<ModelEvent, { type: 'done' }> | undefined;
+    const incomplete = new Set<string>();
+    try {
+      for await (const event of streamWithRetry(options.client, { system: options.system, history, tools: options.tools, maxTokens: options.maxTokens ?? 8192 }, options.signal, options.retry, (r) => options.onEvent({ type: 'retry', ...r }))) {
+        if (event.type === 'text') options.onEvent({ type: 'text', delta: event.delta });
+        else if (event.type === 'tool_call' && !event.complete) incomplete.add(event.call.id);
+        else if (event.type === 'done') done = event;
+      }
+    } catch (error) {
+      if (options.signal.aborted) return finish('cancelled');
+      return finish('error', error instanceof ModelError ? error.message : String(error));
+    }
+    if (!done) return finish('error', 'The model stream ended without a message.');
+    total = addUsage(total, done.usage);
+    options.onEvent({ type: 'usage', turn: done.usage, total });
+    history.push(done.message);
+    lastText = done.message.text;
+    if (done.message.toolCalls.length === 0) return finish(done.stopReason === 'max_tokens' ? 'max_tokens' : done.stopReason === 'cut_off' ? 'error' : 'end_turn', done.stopReason === 'cut_off' ? 'The model stream was cut off.' : undefined);
+
+    const results: { callId: string; output: string; isError: boolean }[] = [];
+    let repeated: string | undefined;
+    for (const call of done.message.toolCalls) {
+      options.onEvent({ type: 'tool_call', call });
+      let outcome: Outcome['outcome'];
+      const args = parseArguments(call.arguments);
+      if (options.signal.aborted) outcome = failed('cancelled', 'The user stopped the run before this call; nothing ran.');
+      else if (incomplete.has(call.id)) outcome = failed('invalid_input', 'This tool call was cut off mid-stream, so nothing ran. Send the complete call again.');
+      else if (!args.ok) outcome = failed('invalid_input', args.message);
+      else outcome = await options.session.call(call.name, args.value);
+      options.onEvent({ type: 'tool_result', call, outcome });
+      results.push(
+        outcome.ok
+          ? { callId: call.id, output: outcome.output, isError: false }
+          : { callId: call.id, output: `Error (${outcome.error.code}): ${outcome.error.message}`, isError: true },
+      );
+      if (!outcome.ok && outcome.error.code !== 'cancelled') {
+        const key = `${call.name}\u0000${call.arguments}`;
+        const count = (failures.get(key) ?? 0) + 1;
+        failures.set(key, count);
+        if (count >= maxRepeats) repeated = call.name;
+      }
+    }
+    history.push({ role: 'tool', results });
+    if (options.signal.aborted) return finish('cancelled');
+    if (repeated) return finish('repeated_failure', `The same failing ${repeated} call was made ${maxRepeats} times; stopped so it does not go on. Change the approach or ask the user.`);
+  }
+  return finish('step_cap', `Stopped after ${maxSteps} model turns (the step cap).`);
+}

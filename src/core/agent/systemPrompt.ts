@@ -1,0 +1,46 @@
+// The system prompt: the reviewed text in systemPrompt.md, the project's own instructions
+// (AGENTS.md, .peon/instructions.md) and the environment (DESIGN.md §6).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ToolSpec } from '../model/modelClient';
+import type { Workspace } from '../workspace/workspace';
+import base from './systemPrompt.md';
+
+const INSTRUCTION_FILES = ['AGENTS.md', path.join('.peon', 'instructions.md')];
+const MAX_INSTRUCTION_CHARS = 20_000;
+
+export interface PromptEnvironment {
+  readonly workspace: Workspace;
+  readonly tools: readonly ToolSpec[];
+  readonly date: Date;
+  readonly platform?: string;
+}
+
+function instructions(root: string): string[] {
+  const sections: string[] = [];
+  for (const name of INSTRUCTION_FILES) {
+    let text: string;
+    try {
+      text = fs.readFileSync(path.join(root, name), 'utf8');
+    } catch {
+      continue;
+    }
+    const cut = text.length > MAX_INSTRUCTION_CHARS ? `${text.slice(0, MAX_INSTRUCTION_CHARS)}\n[… cut at ${MAX_INSTRUCTION_CHARS} characters]` : text;
+    sections.push(`<project_instructions file="${name.split(path.sep).join('/')}">\n${cut.trim()}\n</project_instructions>`);
+  }
+  return sections;
+}
+
+export function buildSystemPrompt(env: PromptEnvironment): string {
+  const folders = env.workspace.folders.map((f) => `- ${f.name}: ${f.root}`).join('\n');
+  const environment = [
+    '<environment>',
+    `Operating system: ${env.platform ?? `${os.type()} ${os.release()}`}`,
+    `Date: ${env.date.toISOString().slice(0, 10)}`,
+    `Workspace folders (the first is the root; paths are relative to it):\n${folders}`,
+    `Tools: ${env.tools.map((t) => t.name).join(', ')}`,
+    '</environment>',
+  ].join('\n');
+  return [base.trim(), environment, ...instructions(env.workspace.root.root)].join('\n\n');
+}

@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startModelServer } from '../fakes/modelServer.mjs';
+import { makeWorkspace, tempDir } from './tools/toolTestContext';
+
+// `peon run` as a black box through both protocols, against the scripted model server.
+const CLI = path.resolve('dist/cli.js');
+let server: Awaited<ReturnType<typeof startModelServer>>;
+beforeAll(async () => (server = await startModelServer()));
+afterAll(() => server.close());
+
+function peonRun(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, 'run', ...args], { env: { ...process.env, PEON_STATE_DIR: tempDir(), ANTHROPIC_API_KEY: 'sk-test', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c));
+    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const protocols = () =>
+  [
+    ['anthropic', ['--provider', 'anthropic', '--base-url', server.anthropicUrl]],
+    ['openai', ['--provider', 'openai', '--base-url', server.openaiUrl]],
+  ] as const;
+
+describe('peon run', () => {
+  test.each([0, 1])('--json: one event per line, a read call and its whole result, then the answer (%s)', async (i) => {
+    const [, flags] = protocols()[i]!;
+    const root = makeWorkspace({ 'notes.txt': `${'n'.repeat(800)}\n` });
+    server.script({ toolCalls: [{ id: 'r1', name: 'read', arguments: '{"path":"notes.txt"}' }] }, { text: 'The notes are all n.' });
+    const r = await peonRun(['--workspace', root, ...flags, '--model', 'm', '--json', 'What', 'is', 'in', 'notes.txt?']);
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
+    expect(events.map((e) => e.type).filter((t, j, all) => t !== all[j - 1])).toEqual(['usage', 'tool_call', 'tool_result', 'text', 'usage', 'final']);
+    const result = events.find((e) => e.type === 'tool_result') as unknown as { outcome: { ok: boolean; output: string } };
+    expect(result.outcome.output).toBe(`1\t${'n'.repeat(800)}`); // whole in --json
+    expect(events.at(-1)).toMatchObject({ type: 'final', reason: 'end_turn', text: 'The notes are all n.' });
+  });
+
+  test('human-readable: streamed text, tool results cut to 500 characters', async () => {
+    const root = makeWorkspace({ 'notes.txt': `${'n'.repeat(800)}\n` });
+    server.script({ text: 'Let me look.', toolCalls: [{ id: 'r1', name: 'read', arguments: '{"path":"notes.txt"}' }] }, { text: 'Done.' });
+    const r = await peonRun(['--workspace', root, '--provider', 'openai', '--base-url', server.openaiUrl, '--model', 'm', 'look']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Let me look.\n→ read {"path":"notes.txt"}\n');
+    expect(r.stdout).toContain(`1\t${'n'.repeat(498)}… [302 more characters]`);
+    expect(r.stdout.trimEnd().endsWith('Done.')).toBe(true);
+  });
+
+  test('usage errors exit 2: no prompt, no model, no key, an unknown provider', async () => {
+    const root = makeWorkspace();
+    expect(await peonRun(['--workspace', root, '--model', 'm'])).toMatchObject({ code: 2, stderr: expect.stringContaining('needs a prompt') });
+    expect(await peonRun(['--workspace', root, 'hi'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--model') });
+    expect(await peonRun(['--workspace', root, '--model', 'm', 'hi'], { ANTHROPIC_API_KEY: '' })).toMatchObject({ code: 2, stderr: expect.stringContaining('ANTHROPIC_API_KEY') });
+    expect(await peonRun(['--workspace', root, '--model', 'm', '--provider', 'gemini', 'hi'])).toMatchObject({ code: 2 });
+  });
+
+  test('a base URL from the workspace settings is ignored: the key never goes there', async () => {
+    const root = makeWorkspace({ '.vscode/settings.json': JSON.stringify({ 'peon.model.baseUrl': 'http://127.0.0.1:9/', 'peon.model.provider': 'openai' }) });
+    server.script({ text: 'from the real endpoint' });
+    const config = path.join(tempDir(), 'user.json');
+    fs.writeFileSync(config, JSON.stringify({ 'peon.model.provider': 'anthropic', 'peon.model.baseUrl': server.anthropicUrl, 'peon.model.id': 'm' }));
+    const r = await peonRun(['--workspace', root, '--config', config, '--json', 'hi']);
+    expect(r.stderr).toContain('peon.model.baseUrl is ignored in workspace settings');
+    expect(r.stdout).toContain('from the real endpoint');
+  });
+});
