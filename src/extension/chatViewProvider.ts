@@ -1,16 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { deferred } from '../core/deferred';
-import { modelStatusOf, noModelNotice } from '../core/modelStatus';
-import {
-  dispatch,
-  parseWebviewMessage,
-  type HostMessage,
-  type ModelStatus,
-  type TranscriptEntry,
-  type WebviewMessage,
-} from '../shared/messages';
+import { modelStatusOf } from '../core/modelStatus';
+import { dispatch, parseWebviewMessage, type HostMessage, type ModelStatus, type WebviewMessage } from '../shared/messages';
+import { dialogApprover } from './approvalDialog';
+import { ChatAgent } from './chatAgent';
+import { modelFromSettings } from './modelFromSettings';
 import { readSettings } from './settings';
+import { Transcript } from './transcript';
 import { renderWebviewHtml } from './webviewHtml';
 
 export const CHAT_VIEW_ID = 'peon.chatView';
@@ -27,8 +24,8 @@ export interface RenderReport {
  */
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
-  private entries: TranscriptEntry[] = [];
-  private nextId = 1;
+  private readonly transcript = new Transcript((message) => this.post(message));
+  private agent: ChatAgent;
   private model: ModelStatus;
   private readonly disposables: vscode.Disposable[] = [];
   /** Settles when the current webview reports `ready`; replaced once settled and the webview goes away. */
@@ -39,7 +36,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
+    private readonly storageUri: vscode.Uri,
+    private readonly secrets: vscode.SecretStorage,
   ) {
+    this.agent = this.newAgent();
     this.model = this.readModel();
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
@@ -78,12 +78,48 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   newChat(): void {
-    this.entries = [];
-    this.post({ type: 'init', entries: this.entries, model: this.model });
+    this.agent.stop();
+    this.agent = this.newAgent();
+    this.transcript.clear();
+    this.post({ type: 'init', entries: this.transcript.entries, model: this.model });
   }
 
-  /** Nothing runs without an agent loop, so there is nothing to cancel yet. */
-  stop(): void {}
+  stop(): void {
+    this.agent.stop();
+  }
+
+  private newAgent(): ChatAgent {
+    return new ChatAgent({
+      extensionUri: this.extensionUri,
+      storageUri: this.storageUri,
+      approve: dialogApprover,
+      onEvent: (event) => this.transcript.apply(event),
+    });
+  }
+
+  /** A message from the composer: one agent turn, streamed into the transcript. */
+  private async send(text: string): Promise<void> {
+    if (this.agent.busy) {
+      this.transcript.append({ kind: 'notice', level: 'info', text: 'Peon is still working on the last message; press Stop to end it first.' });
+      return;
+    }
+    this.transcript.append({ kind: 'user', text });
+    const settings = readSettings();
+    const client = await modelFromSettings(settings.values, this.secrets);
+    if ('problem' in client) {
+      this.transcript.append({ kind: 'notice', level: 'warning', text: `${client.problem} Nothing was sent anywhere.` });
+      return;
+    }
+    const agent = this.agent;
+    this.post({ type: 'busy', busy: true });
+    try {
+      await agent.run(text, client, settings.values, settings.layers);
+    } catch (error) {
+      this.transcript.append({ kind: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
+    } finally {
+      if (agent === this.agent) this.post({ type: 'busy', busy: false });
+    }
+  }
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
@@ -99,30 +135,20 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       {
         // Also after the view was hidden and shown again: its page reloads and asks anew.
         ready: (message) => {
-          this.post({ type: 'init', entries: this.entries, model: this.model });
+          this.post({ type: 'init', entries: this.transcript.entries, model: this.model });
+          if (this.agent.busy) this.post({ type: 'busy', busy: true });
           this.rendered.resolve({ composer: message.composer });
           this.renderedSettled = true;
         },
-        send: (message) => {
-          this.append({ kind: 'user', id: this.newId(), text: message.text });
-          this.append({ kind: 'notice', id: this.newId(), level: 'warning', text: noModelNotice(this.model) });
-        },
+        send: (message) => void this.send(message.text),
+        stop: () => this.stop(),
       },
       parsed.message,
     );
   }
 
-  private append(entry: TranscriptEntry): void {
-    this.entries.push(entry);
-    this.post({ type: 'append', entry });
-  }
-
   private post(message: HostMessage): void {
     void this.view?.webview.postMessage(message);
-  }
-
-  private newId(): string {
-    return `e${this.nextId++}`;
   }
 
   private readModel(): ModelStatus {

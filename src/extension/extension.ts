@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { CHAT_VIEW_ID, ChatViewProvider, type RenderReport } from './chatViewProvider';
+import { setApiKey } from './modelFromSettings';
 
 /** What `activate` returns; the in-host integration suite reads it. */
 export interface PeonApi {
@@ -9,7 +10,7 @@ export interface PeonApi {
 // activate() stays synchronous: no network, no secrets, no workspace scan (PERF.md B12).
 export function activate(context: vscode.ExtensionContext): PeonApi {
   const log = vscode.window.createOutputChannel('Peon', { log: true });
-  const chat = new ChatViewProvider(context.extensionUri, log);
+  const chat = new ChatViewProvider(context.extensionUri, log, context.storageUri ?? context.globalStorageUri, context.secrets);
   context.subscriptions.push(
     log,
     chat,
@@ -17,6 +18,7 @@ export function activate(context: vscode.ExtensionContext): PeonApi {
     vscode.commands.registerCommand('peon.focusChat', () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`)),
     vscode.commands.registerCommand('peon.newChat', () => chat.newChat()),
     vscode.commands.registerCommand('peon.stop', () => chat.stop()),
+    vscode.commands.registerCommand('peon.setApiKey', () => setApiKey(context.secrets)),
   );
   return { chat: { whenRendered: () => chat.whenRendered() } };
 }

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { SETTINGS, resolveSettings, type ResolvedSettings, type SettingKey } from '../core/settings';
+import { SETTINGS, resolveSettings, type ResolvedSettings, type SettingKey, type SettingLayers } from '../core/settings';
 
 /**
  * Reads every `peon.*` setting as separate user and workspace layers (`inspect`), so
  * core decides what a workspace may set. VS Code already drops machine-scoped keys from
  * workspace settings; core ignores them again, so no merge rule of VS Code's decides it.
  */
-export function readSettings(): ResolvedSettings {
+export function readSettings(): ResolvedSettings & { layers: SettingLayers } {
   // Scoped to the first folder, so folder-level values are seen too (the root folder decides).
   const config = vscode.workspace.getConfiguration(undefined, vscode.workspace.workspaceFolders?.[0]?.uri);
   const user: Record<string, unknown> = {};
@@ -17,5 +17,5 @@ export function readSettings(): ResolvedSettings {
     const local = inspected?.workspaceFolderValue ?? inspected?.workspaceValue; // the folder's value wins, as in VS Code
     if (local !== undefined) workspace[key] = local;
   }
-  return resolveSettings({ user, workspace });
+  return { ...resolveSettings({ user, workspace }), layers: { user, workspace } };
 }

@@ -6,6 +6,8 @@ import * as z from 'zod';
 const id = z.string().min(1).max(100);
 /** Bounds a composer message; a paste larger than this is refused, not silently cut. */
 export const MAX_MESSAGE_CHARS = 200_000;
+/** A tool card shows at most this much of its arguments and its result (the model gets all of it). */
+export const TOOL_CARD_CHARS = 4000;
 
 export const ModelStatus = z.discriminatedUnion('state', [
   z.object({ state: z.literal('unconfigured') }),
@@ -17,6 +19,17 @@ export const TranscriptEntry = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), id, text: z.string().max(MAX_MESSAGE_CHARS) }),
   /** Something Peon tells the user about itself (never model output). */
   z.object({ kind: z.literal('notice'), id, level: z.enum(['info', 'warning', 'error']), text: z.string().max(4000) }),
+  /** The model's text, grown by `delta` messages while it streams; shown as text, never as HTML. */
+  z.object({ kind: z.literal('assistant'), id, text: z.string().max(2_000_000) }),
+  /** A tool call's card: what was asked, and (bounded for display) what came back. */
+  z.object({
+    kind: z.literal('tool'),
+    id,
+    name: z.string().max(100),
+    args: z.string().max(TOOL_CARD_CHARS),
+    status: z.enum(['running', 'ok', 'error']),
+    output: z.string().max(TOOL_CARD_CHARS),
+  }),
 ]);
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
 
@@ -27,6 +40,12 @@ export const HostMessage = z.discriminatedUnion('type', [
   /** One entry appended: the host sends deltas, never the transcript again. */
   z.object({ type: z.literal('append'), entry: TranscriptEntry }),
   z.object({ type: z.literal('model'), model: ModelStatus }),
+  /** More text for an assistant entry. */
+  z.object({ type: z.literal('delta'), id, text: z.string().max(1_000_000) }),
+  /** A tool card's new status and output. */
+  z.object({ type: z.literal('tool'), id, status: z.enum(['running', 'ok', 'error']), output: z.string().max(TOOL_CARD_CHARS) }),
+  /** Whether a turn is running (the composer offers Stop). */
+  z.object({ type: z.literal('busy'), busy: z.boolean() }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -35,6 +54,7 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   /** The app mounted; `composer` says the composer rendered (checked by the in-host tests). */
   z.object({ type: z.literal('ready'), composer: z.boolean() }),
   z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS) }),
+  z.object({ type: z.literal('stop') }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

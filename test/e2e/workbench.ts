@@ -13,7 +13,7 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
-export async function openPeonWorkbench(files: Record<string, string> = {}): Promise<Workbench> {
+export async function openPeonWorkbench(files: Record<string, string> = {}, userSettings: Record<string, unknown> = {}): Promise<Workbench> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-e2e-'));
   const workspace = path.join(scratch, 'workspace');
   for (const [name, content] of Object.entries(files)) {
@@ -21,7 +21,7 @@ export async function openPeonWorkbench(files: Record<string, string> = {}): Pro
     fs.writeFileSync(path.join(workspace, name), content);
   }
   fs.mkdirSync(workspace, { recursive: true });
-  const server = await startCodeServer({ workspace });
+  const server = await startCodeServer({ workspace, userSettings });
   let browser: Browser | undefined;
   try {
     browser = await launchBrowser();

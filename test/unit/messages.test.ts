@@ -16,7 +16,7 @@ describe('webview -> host messages are validated', () => {
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -66,6 +66,7 @@ test('dispatch calls the handler of the message type, and only it', () => {
   const handlers = {
     ready: () => seen.push('ready'),
     send: (m: Extract<WebviewMessage, { type: 'send' }>) => seen.push(`send:${m.text}`),
+    stop: () => seen.push('stop'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
   dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });

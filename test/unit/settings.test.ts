@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { SETTINGS, isUserScopeOnly, resolveSettings, settingsManifest, type SettingKey } from '../../src/core/settings';
-import { modelStatusOf, noModelNotice } from '../../src/core/modelStatus';
+import { modelStatusOf } from '../../src/core/modelStatus';
 
 const none = {};
 /** What resolveSettings gives with nothing set: the declared defaults. */
@@ -55,19 +55,13 @@ test('package.json contributes exactly the settings declared in src/core/setting
   expect(manifest.contributes.configuration.properties).toEqual(settingsManifest());
 });
 
-describe('model status and the no-model notice', () => {
+describe('model status', () => {
   test('nothing configured', () => {
-    const status = modelStatusOf({});
-    expect(status).toEqual({ state: 'unconfigured' });
-    expect(noModelNotice(status)).toBe('No model configured yet, so Peon cannot answer. Nothing was sent anywhere.');
+    expect(modelStatusOf({})).toEqual({ state: 'unconfigured' });
   });
 
-  test('configured, but this build has no agent loop: it says so and sends nothing', () => {
-    const status = modelStatusOf({ 'peon.model.provider': 'openai', 'peon.model.id': 'qwen3' });
-    expect(status).toEqual({ state: 'configured', provider: 'openai', model: 'qwen3' });
-    expect(noModelNotice(status)).toBe(
-      'A model is configured (openai / qwen3), but this build of Peon cannot talk to models yet. Nothing was sent anywhere.',
-    );
+  test('configured', () => {
+    expect(modelStatusOf({ 'peon.model.provider': 'openai', 'peon.model.id': 'qwen3' })).toEqual({ state: 'configured', provider: 'openai', model: 'qwen3' });
   });
 });
 

@@ -1,0 +1,85 @@
+// One conversation's agent: its history, the tool session over the open workspace, and
+// the turn in flight (Stop aborts it). It reports what happens as transcript updates;
+// the chat view turns those into messages for the webview.
+import * as vscode from 'vscode';
+import { runAgentTurn, type LoopEvent } from '../core/agent/loop';
+import { buildSystemPrompt } from '../core/agent/systemPrompt';
+import type { HistoryItem, ModelClient } from '../core/model/modelClient';
+import { permissionConfig } from '../core/permissions/rules';
+import { locateRipgrep } from '../core/search/ripgrep';
+import type { SettingValues } from '../core/settings';
+import { BUILTIN_TOOLS, builtinRegistry } from '../core/tools/builtins';
+import { ToolRegistry } from '../core/tools/registry';
+import { DEFAULT_LIMITS } from '../core/tools/contract';
+import { ToolSession, type Approver } from '../core/tools/session';
+import { FileSnapshots } from '../core/workspace/snapshots';
+import { Trash } from '../core/workspace/trash';
+import { Workspace } from '../core/workspace/workspace';
+
+function readOnlyRegistry(): ToolRegistry {
+  const registry = new ToolRegistry();
+  for (const tool of BUILTIN_TOOLS) if (tool.risk === 'read_only') registry.register(tool);
+  return registry;
+}
+
+export interface AgentHost {
+  readonly extensionUri: vscode.Uri;
+  readonly storageUri: vscode.Uri;
+  readonly approve: Approver;
+  readonly onEvent: (event: LoopEvent) => void;
+}
+
+export class ChatAgent {
+  private readonly history: HistoryItem[] = [];
+  private readonly snapshots = new FileSnapshots();
+  private running: AbortController | undefined;
+
+  constructor(private readonly host: AgentHost) {}
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  stop(): void {
+    this.running?.abort();
+  }
+
+  async run(prompt: string, client: ModelClient, settings: SettingValues, layers: { user: Record<string, unknown>; workspace: Record<string, unknown> }): Promise<void> {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (folders.length === 0) throw new Error('Open a folder first: Peon works on a workspace.');
+    const controller = new AbortController();
+    this.running = controller;
+    try {
+      const workspace = new Workspace(folders.map((f) => ({ name: f.name, path: f.uri.fsPath })));
+      // Restricted mode (an untrusted workspace): only the read-only tools exist.
+      const tools = vscode.workspace.isTrusted ? builtinRegistry() : readOnlyRegistry();
+      const specs = tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+      const session = new ToolSession(
+        tools,
+        {
+          signal: controller.signal,
+          workspace,
+          timeoutMs: ((settings['peon.bash.maxTimeoutSeconds'] ?? 600) + 60) * 1000,
+          limits: DEFAULT_LIMITS,
+          snapshots: this.snapshots,
+          trash: new Trash(vscode.Uri.joinPath(this.host.storageUri, 'trash').fsPath),
+          agent: 'main',
+          ripgrep: locateRipgrep({ bundled: [vscode.Uri.joinPath(this.host.extensionUri, 'dist', 'bin', 'rg').fsPath], appRoot: vscode.env.appRoot }),
+          settings,
+        },
+        this.host.approve,
+        permissionConfig(layers),
+      );
+      await runAgentTurn(this.history, prompt, {
+        client,
+        session,
+        system: buildSystemPrompt({ workspace, tools: specs, date: new Date() }),
+        tools: specs,
+        signal: controller.signal,
+        onEvent: this.host.onEvent,
+      });
+    } finally {
+      this.running = undefined;
+    }
+  }
+}

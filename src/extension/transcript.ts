@@ -1,0 +1,70 @@
+// The conversation as the panel shows it, owned by the host: entries, and the deltas
+// that turn a running agent's events into webview messages.
+import type { LoopEvent } from '../core/agent/loop';
+import { TOOL_CARD_CHARS, type HostMessage, type TranscriptEntry } from '../shared/messages';
+
+const bounded = (text: string): string => (text.length > TOOL_CARD_CHARS ? `${text.slice(0, TOOL_CARD_CHARS - 40)}\n… [${text.length - TOOL_CARD_CHARS + 40} more characters]` : text);
+
+export class Transcript {
+  entries: TranscriptEntry[] = [];
+  private nextId = 1;
+  private streaming: Extract<TranscriptEntry, { kind: 'assistant' }> | undefined;
+  private readonly cards = new Map<string, Extract<TranscriptEntry, { kind: 'tool' }>>();
+
+  constructor(private readonly post: (message: HostMessage) => void) {}
+
+  clear(): void {
+    this.entries = [];
+    this.streaming = undefined;
+    this.cards.clear();
+  }
+
+  append(entry: Omit<Extract<TranscriptEntry, { kind: 'user' }>, 'id'> | Omit<Extract<TranscriptEntry, { kind: 'notice' }>, 'id'>): void {
+    this.add({ ...entry, id: `e${this.nextId++}` } as TranscriptEntry);
+  }
+
+  /** One loop event, as entries and deltas. */
+  apply(event: LoopEvent): void {
+    switch (event.type) {
+      case 'text':
+        if (!this.streaming) {
+          this.streaming = { kind: 'assistant', id: `e${this.nextId++}`, text: '' };
+          this.add(this.streaming);
+        }
+        this.streaming.text += event.delta;
+        this.post({ type: 'delta', id: this.streaming.id, text: event.delta });
+        break;
+      case 'tool_call': {
+        this.streaming = undefined;
+        const card = { kind: 'tool' as const, id: `e${this.nextId++}`, name: event.call.name, args: bounded(event.call.arguments), status: 'running' as const, output: '' };
+        this.cards.set(event.call.id, card);
+        this.add(card);
+        break;
+      }
+      case 'tool_result': {
+        const card = this.cards.get(event.call.id);
+        if (!card) break;
+        const output = bounded(event.outcome.ok ? event.outcome.output : `${event.outcome.error.code}: ${event.outcome.error.message}`);
+        const status = event.outcome.ok ? ('ok' as const) : ('error' as const);
+        Object.assign(card, { status, output });
+        this.post({ type: 'tool', id: card.id, status, output });
+        break;
+      }
+      case 'final':
+        this.streaming = undefined;
+        if (event.reason !== 'end_turn') {
+          const why = { cancelled: 'Stopped.', step_cap: 'Stopped at the step cap.', repeated_failure: 'Stopped: the same call kept failing.', max_tokens: 'The answer hit the token limit.', error: 'The model request failed.' }[event.reason];
+          this.append({ kind: 'notice', level: event.reason === 'cancelled' ? 'info' : 'warning', text: `${why}${event.error ? ` ${event.error}` : ''}` });
+        }
+        break;
+      case 'retry':
+      case 'usage':
+        break;
+    }
+  }
+
+  private add(entry: TranscriptEntry): void {
+    this.entries.push(entry);
+    this.post({ type: 'append', entry });
+  }
+}

@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { artifactsDir } from '../../scripts/paths.mjs';
+import { startModelServer } from '../fakes/modelServer.mjs';
+import { openPeonView, openPeonWorkbench, type Workbench } from './workbench';
+
+// A prompt in the panel of a real VS Code: the answer streams from a scripted
+// OpenAI-compatible server, a read tool call appears as a card with its result, then the
+// final answer. The model server runs in this process, on loopback.
+let model: Awaited<ReturnType<typeof startModelServer>>;
+let workbench: Workbench;
+
+beforeAll(async () => {
+  model = await startModelServer();
+  workbench = await openPeonWorkbench(
+    { 'NOTES.md': 'The build is green.\n' },
+    { 'peon.model.provider': 'openai', 'peon.model.id': 'fake-model', 'peon.model.baseUrl': model.openaiUrl },
+  );
+});
+
+afterAll(async () => {
+  await workbench?.close();
+  await model?.close();
+});
+
+test('prompt -> streamed answer -> a read tool call card with its result -> the final answer', async () => {
+  model.script(
+    { text: 'Let me look at the notes.', toolCalls: [{ id: 'call_1', name: 'read', arguments: '{"path":"NOTES.md"}' }] },
+    { text: 'The notes say the build is green.' },
+  );
+  const chat = await openPeonView(workbench.page);
+  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
+  await composer.waitFor({ timeout: 30_000 });
+  await composer.fill('What do the notes say?');
+  await composer.press('Enter');
+
+  const card = chat.getByRole('group', { name: 'Tool call read' });
+  await card.waitFor({ timeout: 30_000 });
+  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: 20_000 }).toBe('ok');
+  await card.locator('summary').click();
+  expect(await card.locator('.tool-output').textContent()).toBe('1\tThe build is green.');
+
+  const answers = chat.getByRole('article', { name: 'Peon' });
+  await expect.poll(() => answers.allTextContents(), { timeout: 20_000 }).toEqual(['Let me look at the notes.', 'The notes say the build is green.']);
+  // What went to the model: the tool's whole result, answered to the call it belongs to.
+  expect(JSON.stringify(model.requests.at(-1)?.body)).toContain('The build is green.');
+  fs.mkdirSync(path.join(artifactsDir, 'e2e'), { recursive: true });
+  await workbench.page.screenshot({ path: path.join(artifactsDir, 'e2e', 'peon-agent-turn.png') });
+});
