@@ -27,14 +27,18 @@ export interface AgentHost {
   readonly storageUri: vscode.Uri;
   readonly approve: Approver;
   readonly onEvent: (event: LoopEvent) => void;
+  readonly onHistory: (item: HistoryItem) => void;
 }
 
 export class ChatAgent {
-  private readonly history: HistoryItem[] = [];
   private readonly snapshots = new FileSnapshots();
   private running: AbortController | undefined;
 
-  constructor(private readonly host: AgentHost) {}
+  /** `history`: a resumed session's. */
+  constructor(
+    private readonly host: AgentHost,
+    private readonly history: HistoryItem[] = [],
+  ) {}
 
   get busy(): boolean {
     return this.running !== undefined;
@@ -77,6 +81,7 @@ export class ChatAgent {
         tools: specs,
         signal: controller.signal,
         onEvent: this.host.onEvent,
+        onHistory: this.host.onHistory,
       });
     } finally {
       this.running = undefined;

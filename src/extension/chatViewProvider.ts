@@ -4,6 +4,8 @@ import { deferred } from '../core/deferred';
 import { modelStatusOf } from '../core/modelStatus';
 import { dispatch, parseWebviewMessage, type HostMessage, type ModelStatus, type WebviewMessage } from '../shared/messages';
 import { dialogApprover } from './approvalDialog';
+import type { HistoryItem } from '../core/model/modelClient';
+import { SessionStore, type SessionMeta } from '../core/sessions/sessionStore';
 import { ChatAgent } from './chatAgent';
 import { modelFromSettings } from './modelFromSettings';
 import { readSettings } from './settings';
@@ -24,8 +26,16 @@ export interface RenderReport {
  */
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
-  private readonly transcript = new Transcript((message) => this.post(message));
+  private readonly transcript = new Transcript((message) => {
+    // What changes the conversation is recorded as it happens (a crash loses at most this line).
+    if (this.session && (message.type === 'append' || message.type === 'delta' || message.type === 'tool')) {
+      this.sessions.append(this.session, { type: 'view', message });
+    }
+    this.post(message);
+  });
   private agent: ChatAgent;
+  private session: string | undefined;
+  private readonly sessions: SessionStore;
   private model: ModelStatus;
   private readonly disposables: vscode.Disposable[] = [];
   /** Settles when the current webview reports `ready`; replaced once settled and the webview goes away. */
@@ -39,6 +49,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly storageUri: vscode.Uri,
     private readonly secrets: vscode.SecretStorage,
   ) {
+    this.sessions = new SessionStore(vscode.Uri.joinPath(storageUri, 'sessions').fsPath);
     this.agent = this.newAgent();
     this.model = this.readModel();
     this.disposables.push(
@@ -80,21 +91,48 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   newChat(): void {
     this.agent.stop();
     this.agent = this.newAgent();
+    this.session = undefined;
     this.transcript.clear();
     this.post({ type: 'init', entries: this.transcript.entries, model: this.model });
+  }
+
+  /** Saved conversations, newest first. */
+  listSessions(): SessionMeta[] {
+    return this.sessions.list();
+  }
+
+  /** Continues a saved conversation: its transcript in the panel, its history for the model. */
+  resume(id: string): void {
+    const loaded = this.sessions.load(id);
+    this.agent.stop();
+    this.agent = this.newAgent(loaded.history);
+    this.session = id;
+    this.transcript.restore(loaded.view);
+    this.post({ type: 'init', entries: this.transcript.entries, model: this.model });
+  }
+
+  deleteSession(id: string): void {
+    if (this.session === id) this.newChat();
+    this.sessions.delete(id);
   }
 
   stop(): void {
     this.agent.stop();
   }
 
-  private newAgent(): ChatAgent {
-    return new ChatAgent({
-      extensionUri: this.extensionUri,
-      storageUri: this.storageUri,
-      approve: dialogApprover,
-      onEvent: (event) => this.transcript.apply(event),
-    });
+  private newAgent(history: HistoryItem[] = []): ChatAgent {
+    return new ChatAgent(
+      {
+        extensionUri: this.extensionUri,
+        storageUri: this.storageUri,
+        approve: dialogApprover,
+        onEvent: (event) => this.transcript.apply(event),
+        onHistory: (item) => {
+          if (this.session) this.sessions.append(this.session, { type: 'history', item });
+        },
+      },
+      history,
+    );
   }
 
   /** A message from the composer: one agent turn, streamed into the transcript. */
@@ -103,6 +141,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.transcript.append({ kind: 'notice', level: 'info', text: 'Peon is still working on the last message; press Stop to end it first.' });
       return;
     }
+    this.session ??= this.sessions.create(text).id;
     this.transcript.append({ kind: 'user', text });
     const settings = readSettings();
     const client = await modelFromSettings(settings.values, this.secrets);

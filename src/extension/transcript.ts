@@ -1,7 +1,7 @@
 // The conversation as the panel shows it, owned by the host: entries, and the deltas
 // that turn a running agent's events into webview messages.
 import type { LoopEvent } from '../core/agent/loop';
-import { TOOL_CARD_CHARS, type HostMessage, type TranscriptEntry } from '../shared/messages';
+import { parseHostMessage, TOOL_CARD_CHARS, type HostMessage, type TranscriptEntry } from '../shared/messages';
 
 const bounded = (text: string): string => (text.length > TOOL_CARD_CHARS ? `${text.slice(0, TOOL_CARD_CHARS - 40)}\n… [${text.length - TOOL_CARD_CHARS + 40} more characters]` : text);
 
@@ -17,6 +17,24 @@ export class Transcript {
     this.entries = [];
     this.streaming = undefined;
     this.cards.clear();
+  }
+
+  /** Rebuilds the entries from a session's recorded panel messages (append, delta, tool). */
+  restore(messages: readonly unknown[]): void {
+    this.clear();
+    for (const raw of messages) {
+      const parsed = parseHostMessage(raw);
+      if (!parsed.ok) continue;
+      const m = parsed.message;
+      if (m.type === 'append') this.entries.push(m.entry);
+      else if (m.type === 'delta' || m.type === 'tool') {
+        const entry = this.entries.find((e) => e.id === m.id);
+        if (m.type === 'delta' && entry?.kind === 'assistant') entry.text += m.text;
+        if (m.type === 'tool' && entry?.kind === 'tool') Object.assign(entry, { status: m.status, output: m.output });
+      }
+    }
+    const last = this.entries.reduce((max, e) => Math.max(max, Number(e.id.slice(1)) || 0), 0);
+    this.nextId = last + 1;
   }
 
   append(entry: Omit<Extract<TranscriptEntry, { kind: 'user' }>, 'id'> | Omit<Extract<TranscriptEntry, { kind: 'notice' }>, 'id'>): void {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, runCommand, type Workbench } from './workbench';
 
 // A prompt in the panel of a real VS Code: the answer streams from a scripted
 // OpenAI-compatible server, a read tool call appears as a card with its result, then the
@@ -47,4 +47,27 @@ test('prompt -> streamed answer -> a read tool call card with its result -> the 
   expect(JSON.stringify(model.requests.at(-1)?.body)).toContain('The build is green.');
   fs.mkdirSync(path.join(artifactsDir, 'e2e'), { recursive: true });
   await workbench.page.screenshot({ path: path.join(artifactsDir, 'e2e', 'peon-agent-turn.png') });
+});
+
+test('the conversation is saved: after New Chat, Show History brings it back, and it continues', async () => {
+  const { page } = workbench;
+  await page.getByRole('button', { name: 'New Chat' }).click();
+  const chat = await openPeonView(page);
+  await chat.getByText('Ask for a change in this workspace.', { exact: false }).waitFor();
+
+  await runCommand(page, 'Peon: Show History');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'What do the notes say?' }).first().click();
+  const answers = chat.getByRole('article', { name: 'Peon' });
+  await expect.poll(() => answers.allTextContents(), { timeout: 20_000 }).toEqual(['Let me look at the notes.', 'The notes say the build is green.']);
+  expect(await chat.getByRole('group', { name: 'Tool call read' }).locator('.tool-status').textContent()).toBe('ok');
+
+  // The model sees the earlier turns when the conversation goes on.
+  model.script({ text: 'Still green.' });
+  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
+  await composer.fill('And now?');
+  await composer.press('Enter');
+  await expect.poll(() => answers.allTextContents(), { timeout: 20_000 }).toContain('Still green.');
+  const sent = JSON.stringify(model.requests.at(-1)?.body);
+  expect(sent).toContain('What do the notes say?');
+  expect(sent).toContain('The notes say the build is green.');
 });

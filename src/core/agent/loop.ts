@@ -29,6 +29,8 @@ export interface LoopOptions {
   /** The same failing call (tool + arguments) this many times stops the loop. */
   readonly maxRepeatedFailures?: number;
   readonly retry?: Partial<RetryPolicy>;
+  /** Each item as it joins the history (sessions persist them one by one). */
+  readonly onHistory?: (item: HistoryItem) => void;
 }
 
 const addUsage = (a: Usage, b: Usage): Usage => ({
@@ -60,7 +62,11 @@ export async function runAgentTurn(history: HistoryItem[], prompt: string, optio
   const failures = new Map<string, number>();
   let total = NO_USAGE;
   let lastText = '';
-  history.push({ role: 'user', text: prompt });
+  const remember = (item: HistoryItem): void => {
+    history.push(item);
+    options.onHistory?.(item);
+  };
+  remember({ role: 'user', text: prompt });
   const finish = (reason: FinalReason, error?: string) => {
     options.onEvent({ type: 'final', reason, text: lastText, ...(error ? { error } : {}) });
     return { reason, text: lastText, usage: total };
@@ -82,7 +88,7 @@ export async function runAgentTurn(history: HistoryItem[], prompt: string, optio
     if (!done) return finish('error', 'The model stream ended without a message.');
     total = addUsage(total, done.usage);
     options.onEvent({ type: 'usage', turn: done.usage, total });
-    history.push(done.message);
+    remember(done.message);
     lastText = done.message.text;
     if (done.message.toolCalls.length === 0) return finish(done.stopReason === 'max_tokens' ? 'max_tokens' : done.stopReason === 'cut_off' ? 'error' : 'end_turn', done.stopReason === 'cut_off' ? 'The model stream was cut off.' : undefined);
 
@@ -109,7 +115,7 @@ export async function runAgentTurn(history: HistoryItem[], prompt: string, optio
         if (count >= maxRepeats) repeated = call.name;
       }
     }
-    history.push({ role: 'tool', results });
+    remember({ role: 'tool', results });
     if (options.signal.aborted) return finish('cancelled');
     if (repeated) return finish('repeated_failure', `The same failing ${repeated} call was made ${maxRepeats} times; stopped so it does not go on. Change the approach or ask the user.`);
   }
