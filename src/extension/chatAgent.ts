@@ -3,6 +3,7 @@
 // the chat view turns those into messages for the webview.
 import * as vscode from 'vscode';
 import { runAgentTurn, type LoopEvent } from '../core/agent/loop';
+import { contextWindowOf } from '../core/agent/compaction';
 import { buildSystemPrompt } from '../core/agent/systemPrompt';
 import type { HistoryItem, ModelClient } from '../core/model/modelClient';
 import { permissionConfig } from '../core/permissions/rules';
@@ -28,9 +29,12 @@ export interface AgentHost {
   readonly approve: Approver;
   readonly onEvent: (event: LoopEvent) => void;
   readonly onHistory: (item: HistoryItem) => void;
+  /** The history was replaced whole (compaction). */
+  readonly onReset: (history: HistoryItem[]) => void;
 }
 
 export class ChatAgent {
+  private contextTokens = 0;
   private readonly snapshots = new FileSnapshots();
   private running: AbortController | undefined;
 
@@ -74,8 +78,11 @@ export class ChatAgent {
         this.host.approve,
         permissionConfig(layers),
       );
-      await runAgentTurn(this.history, prompt, {
+      const policy = { contextWindow: contextWindowOf(client.model), threshold: 0.8, keepTurns: 2 };
+      const result = await runAgentTurn(this.history, prompt, {
         client,
+        contextTokens: this.contextTokens,
+        compaction: { ...policy, memoryRoot: workspace.root.root, onCompacted: (history) => this.host.onReset(history) },
         session,
         system: buildSystemPrompt({ workspace, tools: specs, date: new Date() }),
         tools: specs,
@@ -83,6 +90,7 @@ export class ChatAgent {
         onEvent: this.host.onEvent,
         onHistory: this.host.onHistory,
       });
+      this.contextTokens = result.contextTokens;
     } finally {
       this.running = undefined;
     }

@@ -130,6 +130,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         onHistory: (item) => {
           if (this.session) this.sessions.append(this.session, { type: 'history', item });
         },
+        onReset: (history) => {
+          if (this.session) this.sessions.append(this.session, { type: 'reset', history: [...history] });
+        },
       },
       history,
     );

@@ -75,6 +75,10 @@ export class Transcript {
           this.append({ kind: 'notice', level: event.reason === 'cancelled' ? 'info' : 'warning', text: `${why}${event.error ? ` ${event.error}` : ''}` });
         }
         break;
+      case 'compacted':
+        this.streaming = undefined;
+        this.add({ kind: 'summary', id: `e${this.nextId++}`, text: `${event.summary}${event.memoryId ? `\n\n(saved to memory as ${event.memoryId})` : ''}` });
+        break;
       case 'retry':
       case 'usage':
         break;

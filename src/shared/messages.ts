@@ -21,6 +21,8 @@ export const TranscriptEntry = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('notice'), id, level: z.enum(['info', 'warning', 'error']), text: z.string().max(4000) }),
   /** The model's text, grown by `delta` messages while it streams; shown as text, never as HTML. */
   z.object({ kind: z.literal('assistant'), id, text: z.string().max(2_000_000) }),
+  /** Earlier turns summarised to stay within the context window (shown collapsed). */
+  z.object({ kind: z.literal('summary'), id, text: z.string().max(200_000) }),
   /** A tool call's card: what was asked, and (bounded for display) what came back. */
   z.object({
     kind: z.literal('tool'),

@@ -1,6 +1,7 @@
 // `peon run` (DESIGN.md §8): one agent turn in the terminal, through the same loop and
 // tool session as the panel. --json prints one event per line, tool results whole; the
 // human-readable mode cuts tool results to 500 characters (the model always gets them whole).
+import { contextWindowOf } from '../../core/agent/compaction';
 import { runAgentTurn, type LoopEvent } from '../../core/agent/loop';
 import { buildSystemPrompt } from '../../core/agent/systemPrompt';
 import { anthropicClient } from '../../core/model/anthropicClient';
@@ -44,6 +45,9 @@ function human(event: LoopEvent, io: CliIo): void {
     case 'retry':
       io.stderr(`peon: ${event.error}; retrying in ${event.delayMs} ms (attempt ${event.attempt})\n`);
       break;
+    case 'compacted':
+      io.stderr(`peon: earlier turns summarised to stay within the context window${event.memoryId ? ` (memory ${event.memoryId})` : ''}\n`);
+      break;
     case 'final':
       io.stdout('\n');
       if (event.reason !== 'end_turn') io.stderr(`peon: stopped (${event.reason})${event.error ? `: ${event.error}` : ''}\n`);
@@ -77,6 +81,7 @@ export const runCommand = {
         system: buildSystemPrompt({ workspace: host.workspace, tools, date: new Date() }),
         tools,
         signal: host.signal,
+        compaction: { contextWindow: contextWindowOf(model), threshold: 0.8, keepTurns: 1, memoryRoot: host.workspace.root.root },
         onEvent: (event) => (json ? io.stdout(`${JSON.stringify(event)}\n`) : human(event, io)),
       });
     } finally {

@@ -5,6 +5,7 @@
 // valid for the provider.
 import type { ToolSession, ToolCallOutcome } from '../tools/session';
 import { ModelError, NO_USAGE, type HistoryItem, type ModelClient, type ModelEvent, type ToolCall, type ToolSpec, type Usage } from '../model/modelClient';
+import { compact, saveSummary, type CompactionPolicy } from './compaction';
 import { streamWithRetry, type RetryPolicy } from './retry';
 
 export type FinalReason = 'end_turn' | 'max_tokens' | 'step_cap' | 'cancelled' | 'repeated_failure' | 'error';
@@ -15,6 +16,7 @@ export type LoopEvent =
   | { readonly type: 'tool_result'; readonly call: ToolCall; readonly outcome: ToolCallOutcome | { ok: false; error: { code: string; message: string } } }
   | { readonly type: 'usage'; readonly turn: Usage; readonly total: Usage }
   | { readonly type: 'retry'; readonly attempt: number; readonly delayMs: number; readonly error: string }
+  | { readonly type: 'compacted'; readonly summary: string; readonly memoryId?: string }
   | { readonly type: 'final'; readonly reason: FinalReason; readonly text: string; readonly error?: string };
 
 export interface LoopOptions {
@@ -31,6 +33,10 @@ export interface LoopOptions {
   readonly retry?: Partial<RetryPolicy>;
   /** Each item as it joins the history (sessions persist them one by one). */
   readonly onHistory?: (item: HistoryItem) => void;
+  /** Summarise older turns before the window fills; the summary is saved to memory under `memoryRoot`. */
+  readonly compaction?: CompactionPolicy & { readonly memoryRoot?: string; readonly onCompacted?: (history: HistoryItem[]) => void };
+  /** The size of the last request of the previous turn (0 for a new conversation). */
+  readonly contextTokens?: number;
 }
 
 const addUsage = (a: Usage, b: Usage): Usage => ({
@@ -56,7 +62,11 @@ function parseArguments(raw: string): { ok: true; value: Record<string, unknown>
 }
 
 /** Runs one user prompt to its end, appending to `history` as it goes. */
-export async function runAgentTurn(history: HistoryItem[], prompt: string, options: LoopOptions): Promise<{ reason: FinalReason; text: string; usage: Usage }> {
+export async function runAgentTurn(
+  history: HistoryItem[],
+  prompt: string,
+  options: LoopOptions,
+): Promise<{ reason: FinalReason; text: string; usage: Usage; contextTokens: number }> {
   const maxSteps = options.maxSteps ?? 50;
   const maxRepeats = options.maxRepeatedFailures ?? 3;
   const failures = new Map<string, number>();
@@ -67,12 +77,28 @@ export async function runAgentTurn(history: HistoryItem[], prompt: string, optio
     options.onHistory?.(item);
   };
   remember({ role: 'user', text: prompt });
+  let contextTokens = options.contextTokens ?? 0; // the size of the last request, as the provider counted it
   const finish = (reason: FinalReason, error?: string) => {
     options.onEvent({ type: 'final', reason, text: lastText, ...(error ? { error } : {}) });
-    return { reason, text: lastText, usage: total };
+    return { reason, text: lastText, usage: total, contextTokens };
   };
 
   for (let step = 0; step < maxSteps; step++) {
+    const policy = options.compaction;
+    if (policy && contextTokens > policy.contextWindow * policy.threshold) {
+      try {
+        const compacted = await compact(history, options.client, policy, options.signal);
+        if (compacted) {
+          history.splice(0, history.length, ...compacted.history);
+          policy.onCompacted?.(history);
+          const memoryId = policy.memoryRoot ? saveSummary(policy.memoryRoot, compacted.summary) : undefined;
+          options.onEvent({ type: 'compacted', summary: compacted.summary, ...(memoryId ? { memoryId } : {}) });
+        }
+      } catch {
+        if (options.signal.aborted) return finish('cancelled');
+        // A failed summary is not fatal: the turn goes on with the full history.
+      }
+    }
     let done: Extract<ModelEvent, { type: 'done' }> | undefined;
     const incomplete = new Set<string>();
     try {
@@ -87,6 +113,7 @@ export async function runAgentTurn(history: HistoryItem[], prompt: string, optio
     }
     if (!done) return finish('error', 'The model stream ended without a message.');
     total = addUsage(total, done.usage);
+    contextTokens = done.usage.inputTokens + done.usage.cacheReadTokens + done.usage.cacheWriteTokens + done.usage.outputTokens;
     options.onEvent({ type: 'usage', turn: done.usage, total });
     remember(done.message);
     lastText = done.message.text;

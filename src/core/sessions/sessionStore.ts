@@ -17,6 +17,8 @@ export interface SessionMeta {
 export type SessionRecord =
   | { readonly type: 'meta'; readonly title: string; readonly createdAt: string }
   | { readonly type: 'history'; readonly item: HistoryItem }
+  /** The history replaced whole (after compaction). */
+  | { readonly type: 'reset'; readonly history: HistoryItem[] }
   | { readonly type: 'view'; readonly message: unknown };
 
 export interface LoadedSession {
@@ -88,6 +90,7 @@ export class SessionStore {
       }
       if (record.type === 'meta') meta = { id, title: record.title, createdAt: record.createdAt, updatedAt: record.createdAt };
       else if (record.type === 'history') history.push(record.item);
+      else if (record.type === 'reset') history.splice(0, history.length, ...record.history);
       else if (record.type === 'view') view.push(record.message);
     }
     if (!meta) throw new Error(`Session ${id} has no header line.`);
