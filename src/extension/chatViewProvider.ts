@@ -4,6 +4,7 @@ import { deferred } from '../core/deferred';
 import { modelStatusOf } from '../core/modelStatus';
 import { dispatch, parseWebviewMessage, type HostMessage, type ModelStatus, type WebviewMessage } from '../shared/messages';
 import { dialogApprover } from './approvalDialog';
+import { contextWindowOf } from '../core/agent/compaction';
 import type { HistoryItem } from '../core/model/modelClient';
 import { SessionStore, type SessionMeta } from '../core/sessions/sessionStore';
 import { ChatAgent } from './chatAgent';
@@ -153,6 +154,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       return;
     }
     const agent = this.agent;
+    this.transcript.contextWindow = contextWindowOf(client.model);
     this.post({ type: 'busy', busy: true });
     try {
       await agent.run(text, client, settings.values, settings.layers);

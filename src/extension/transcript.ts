@@ -11,6 +11,9 @@ export class Transcript {
   private streaming: Extract<TranscriptEntry, { kind: 'assistant' }> | undefined;
   private readonly cards = new Map<string, Extract<TranscriptEntry, { kind: 'tool' }>>();
 
+  /** The model's context window, for the meter (set when a turn starts). */
+  contextWindow = 128_000;
+
   constructor(private readonly post: (message: HostMessage) => void) {}
 
   clear(): void {
@@ -79,8 +82,20 @@ export class Transcript {
         this.streaming = undefined;
         this.add({ kind: 'summary', id: `e${this.nextId++}`, text: `${event.summary}${event.memoryId ? `\n\n(saved to memory as ${event.memoryId})` : ''}` });
         break;
+      case 'usage': {
+        // Cache reads are part of the context but counted once: they are not input tokens again.
+        const t = event.turn;
+        this.post({
+          type: 'usage',
+          contextTokens: t.inputTokens + t.cacheReadTokens + t.cacheWriteTokens + t.outputTokens,
+          contextWindow: this.contextWindow,
+          inputTokens: event.total.inputTokens + event.total.cacheWriteTokens,
+          outputTokens: event.total.outputTokens,
+          cacheReadTokens: event.total.cacheReadTokens,
+        });
+        break;
+      }
       case 'retry':
-      case 'usage':
         break;
     }
   }

@@ -46,6 +46,15 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('delta'), id, text: z.string().max(1_000_000) }),
   /** A tool card's new status and output. */
   z.object({ type: z.literal('tool'), id, status: z.enum(['running', 'ok', 'error']), output: z.string().max(TOOL_CARD_CHARS) }),
+  /** The token meter: how full the context window is, and what this chat has used. */
+  z.object({
+    type: z.literal('usage'),
+    contextTokens: z.number().int().min(0),
+    contextWindow: z.number().int().min(1),
+    inputTokens: z.number().int().min(0),
+    outputTokens: z.number().int().min(0),
+    cacheReadTokens: z.number().int().min(0),
+  }),
   /** Whether a turn is running (the composer offers Stop). */
   z.object({ type: z.literal('busy'), busy: z.boolean() }),
 ]);

@@ -43,6 +43,8 @@ test('prompt -> streamed answer -> a read tool call card with its result -> the 
 
   const answers = chat.getByRole('article', { name: 'Peon' });
   await expect.poll(() => answers.allTextContents(), { timeout: 20_000 }).toEqual(['Let me look at the notes.', 'The notes say the build is green.']);
+  // The meter shows the last request's context against the window, and the chat's totals.
+  expect(await chat.getByRole('status', { name: 'Token usage' }).textContent()).toMatch(/^\s*Context 120 \/ 128\.0k \(0%\) · this chat: 120 in, 40 out, 80 cached\s*$/);
   // What went to the model: the tool's whole result, answered to the call it belongs to.
   expect(JSON.stringify(model.requests.at(-1)?.body)).toContain('The build is green.');
   fs.mkdirSync(path.join(artifactsDir, 'e2e'), { recursive: true });
