@@ -8,7 +8,7 @@ import { contextWindowOf } from '../core/agent/compaction';
 import type { HistoryItem } from '../core/model/modelClient';
 import { SessionStore, type SessionMeta } from '../core/sessions/sessionStore';
 import { ChatAgent } from './chatAgent';
-import { modelFromSettings } from './modelFromSettings';
+import { applySetup, detectLocalModels, modelFromSettings } from './modelFromSettings';
 import { readSettings } from './settings';
 import { Transcript } from './transcript';
 import { renderWebviewHtml } from './webviewHtml';
@@ -181,11 +181,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         ready: (message) => {
           this.post({ type: 'init', entries: this.transcript.entries, model: this.model });
           if (this.agent.busy) this.post({ type: 'busy', busy: true });
+          // First run: offer a local model server if one answers on this machine.
+          if (this.model.state === 'unconfigured') void detectLocalModels().then((models) => this.post({ type: 'localModels', models }));
           this.rendered.resolve({ composer: message.composer });
           this.renderedSettled = true;
         },
         send: (message) => void this.send(message.text),
         stop: () => this.stop(),
+        setup: (message) => void applySetup(message, this.secrets),
       },
       parsed.message,
     );

@@ -24,17 +24,49 @@ export async function modelFromSettings(values: SettingValues, secrets: vscode.S
   return openaiClient({ apiKey: key ?? 'none', model, ...(baseUrl ? { baseUrl } : {}) });
 }
 
-export async function setApiKey(secrets: vscode.SecretStorage): Promise<void> {
-  const provider = await vscode.window.showQuickPick(
-    [
-      { label: 'Anthropic', provider: 'anthropic' as const },
-      { label: 'OpenAI (or an OpenAI-compatible server)', provider: 'openai' as const },
-    ],
-    { title: 'Peon: Set API Key', placeHolder: 'Which provider is the key for?' },
-  );
-  if (!provider) return;
+const PROVIDERS = [
+  { label: 'Anthropic', provider: 'anthropic' as const, model: 'claude-sonnet-4-5' },
+  { label: 'OpenAI (or an OpenAI-compatible server)', provider: 'openai' as const, model: 'gpt-4.1' },
+];
+
+/** Asks for a provider's key (the provider too, unless given) and keeps it in SecretStorage. Returns false if dismissed. */
+export async function setApiKey(secrets: vscode.SecretStorage, given?: 'anthropic' | 'openai'): Promise<boolean> {
+  const provider = given ? PROVIDERS.find((p) => p.provider === given) : await vscode.window.showQuickPick(PROVIDERS, { title: 'Peon: Set API Key', placeHolder: 'Which provider is the key for?' });
+  if (!provider) return false;
   const key = await vscode.window.showInputBox({ title: `${provider.label} API key`, password: true, ignoreFocusOut: true, prompt: 'Kept in VS Code SecretStorage, never in settings files.' });
-  if (key === undefined) return;
+  if (key === undefined) return false;
   if (key.trim() === '') await secrets.delete(SECRET_KEYS[provider.provider]);
   else await secrets.store(SECRET_KEYS[provider.provider], key.trim());
+  return true;
+}
+
+/** Where a local Ollama answers with its OpenAI-compatible API (loopback only). */
+export const OLLAMA_URL = 'http://127.0.0.1:11434/v1';
+
+/** The models a local Ollama offers, or none (nothing is listening, or it does not answer within a second). */
+export async function detectLocalModels(): Promise<string[]> {
+  try {
+    const response = await fetch(`${OLLAMA_URL}/models`, { signal: AbortSignal.timeout(1000) });
+    if (!response.ok) return [];
+    const body = (await response.json()) as { data?: { id?: unknown }[] };
+    return (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string' && id !== '').slice(0, 20);
+  } catch {
+    return [];
+  }
+}
+
+/** A first-run choice, written to user settings (never the workspace's). */
+export async function applySetup(choice: { choice: 'anthropic' | 'openai' } | { choice: 'local'; model: string }, secrets: vscode.SecretStorage): Promise<void> {
+  const config = vscode.workspace.getConfiguration('peon');
+  const save = async (provider: string, model: string, baseUrl?: string): Promise<void> => {
+    await config.update('model.provider', provider, vscode.ConfigurationTarget.Global);
+    await config.update('model.id', model, vscode.ConfigurationTarget.Global);
+    await config.update('model.baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
+  };
+  if (choice.choice === 'local') return save('openai', choice.model, OLLAMA_URL);
+  const defaults = PROVIDERS.find((p) => p.provider === choice.choice)!;
+  const model = await vscode.window.showInputBox({ title: `${defaults.label}: which model?`, value: defaults.model, ignoreFocusOut: true });
+  if (!model?.trim()) return;
+  if (!(await setApiKey(secrets, choice.choice))) return;
+  await save(choice.choice, model.trim());
 }

@@ -55,6 +55,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     outputTokens: z.number().int().min(0),
     cacheReadTokens: z.number().int().min(0),
   }),
+  /** Models found on this machine for the first-run choices (Ollama on localhost:11434). */
+  z.object({ type: z.literal('localModels'), models: z.array(z.string().min(1).max(200)).max(20) }),
   /** Whether a turn is running (the composer offers Stop). */
   z.object({ type: z.literal('busy'), busy: z.boolean() }),
 ]);
@@ -66,6 +68,11 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), composer: z.boolean() }),
   z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS) }),
   z.object({ type: z.literal('stop') }),
+  /** A first-run choice: a provider (asks for a key and a model), or a local model found by the host. */
+  z.discriminatedUnion('choice', [
+    z.object({ type: z.literal('setup'), choice: z.enum(['anthropic', 'openai']) }),
+    z.object({ type: z.literal('setup'), choice: z.literal('local'), model: z.string().min(1).max(200) }),
+  ]),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

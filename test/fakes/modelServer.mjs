@@ -54,7 +54,8 @@ function openaiChunks(reply, model) {
   return chunks;
 }
 
-export async function startModelServer() {
+/** `port`: a fixed port (an "Ollama" on 11434); default any free one. `models`: what GET /v1/models lists. */
+export async function startModelServer({ port = 0, models = ['fake-model'] } = {}) {
   const queue = [];
   let always;
   const requests = [];
@@ -63,6 +64,11 @@ export async function startModelServer() {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
+      if (req.method === 'GET' && req.url === '/v1/models') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: 'fake' })) }));
+        return;
+      }
       const protocol = req.url.startsWith('/v1/messages') ? 'anthropic' : req.url.startsWith('/v1/chat/completions') ? 'openai' : undefined;
       requests.push({ method: req.method, url: req.url, headers: req.headers, body: body ? JSON.parse(body) : undefined });
       const reply = queue.shift() ?? always;
@@ -98,7 +104,7 @@ export async function startModelServer() {
       res.end();
     });
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}`;
   return {
     /** Base URLs as each SDK wants them. */

@@ -16,7 +16,7 @@ describe('webview -> host messages are validated', () => {
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'setup' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -32,6 +32,13 @@ describe('webview -> host messages are validated', () => {
   test('refuses a message longer than the limit instead of cutting it', () => {
     expect(parseWebviewMessage({ type: 'send', text: 'x'.repeat(MAX_MESSAGE_CHARS) }).ok).toBe(true);
     expect(parseWebviewMessage({ type: 'send', text: 'x'.repeat(MAX_MESSAGE_CHARS + 1) }).ok).toBe(false);
+  });
+
+  test('setup: a provider, or a local model by name; nothing else', () => {
+    expect(parseWebviewMessage({ type: 'setup', choice: 'anthropic' }).ok).toBe(true);
+    expect(parseWebviewMessage({ type: 'setup', choice: 'local', model: 'qwen3:8b' }).ok).toBe(true);
+    expect(parseWebviewMessage({ type: 'setup', choice: 'local' }).ok).toBe(false);
+    expect(parseWebviewMessage({ type: 'setup', choice: 'gemini' }).ok).toBe(false);
   });
 
   test('trims the text it accepts', () => {
@@ -67,6 +74,7 @@ test('dispatch calls the handler of the message type, and only it', () => {
     ready: () => seen.push('ready'),
     send: (m: Extract<WebviewMessage, { type: 'send' }>) => seen.push(`send:${m.text}`),
     stop: () => seen.push('stop'),
+    setup: () => seen.push('setup'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
   dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });

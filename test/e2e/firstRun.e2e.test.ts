@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startModelServer } from '../fakes/modelServer.mjs';
+import { openPeonView, openPeonWorkbench, type Workbench } from './workbench';
+
+// First run with nothing configured: the panel offers the choices, including a local
+// OpenAI-compatible server found on localhost:11434 (here a scripted stand-in for Ollama).
+let ollama: Awaited<ReturnType<typeof startModelServer>>;
+let workbench: Workbench;
+
+beforeAll(async () => {
+  ollama = await startModelServer({ port: 11434, models: ['llama-fake:8b'] });
+  workbench = await openPeonWorkbench();
+});
+
+afterAll(async () => {
+  await workbench?.close();
+  await ollama?.close();
+});
+
+test('the panel offers the detected local model; choosing it configures Peon and the next message is answered by it', async () => {
+  const chat = await openPeonView(workbench.page);
+  const choice = chat.getByRole('button', { name: 'Ollama: llama-fake:8b' });
+  await choice.waitFor({ timeout: 30_000 });
+  expect(await chat.getByRole('button', { name: 'Anthropic' }).count()).toBe(1);
+  await choice.click();
+  await chat.getByRole('region', { name: 'Choose a model' }).waitFor({ state: 'detached', timeout: 20_000 });
+
+  ollama.script({ text: 'Hello from the local model.' });
+  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
+  await composer.fill('hi');
+  await composer.press('Enter');
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Hello from the local model.']);
+  expect(ollama.requests.at(-1)?.body).toMatchObject({ model: 'llama-fake:8b' });
+});
