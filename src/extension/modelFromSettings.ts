@@ -58,10 +58,11 @@ export async function detectLocalModels(): Promise<string[]> {
 /** A first-run choice, written to user settings (never the workspace's). */
 export async function applySetup(choice: { choice: 'anthropic' | 'openai' } | { choice: 'local'; model: string }, secrets: vscode.SecretStorage): Promise<void> {
   const config = vscode.workspace.getConfiguration('peon');
+  // The provider last: it is what makes Peon count as configured, so by then the rest is in place.
   const save = async (provider: string, model: string, baseUrl?: string): Promise<void> => {
-    await config.update('model.provider', provider, vscode.ConfigurationTarget.Global);
-    await config.update('model.id', model, vscode.ConfigurationTarget.Global);
     await config.update('model.baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
+    await config.update('model.id', model, vscode.ConfigurationTarget.Global);
+    await config.update('model.provider', provider, vscode.ConfigurationTarget.Global);
   };
   if (choice.choice === 'local') return save('openai', choice.model, OLLAMA_URL);
   const defaults = PROVIDERS.find((p) => p.provider === choice.choice)!;

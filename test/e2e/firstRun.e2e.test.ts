@@ -30,5 +30,6 @@ test('the panel offers the detected local model; choosing it configures Peon and
   await composer.fill('hi');
   await composer.press('Enter');
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Hello from the local model.']);
+  expect(await chat.getByRole('alert').count()).toBe(0); // no "not configured" notice on the way
   expect(ollama.requests.at(-1)?.body).toMatchObject({ model: 'llama-fake:8b' });
 });
