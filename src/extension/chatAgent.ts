@@ -31,6 +31,8 @@ export interface AgentHost {
   readonly onHistory: (item: HistoryItem) => void;
   /** The history was replaced whole (compaction). */
   readonly onReset: (history: HistoryItem[]) => void;
+  /** Live output of the running tool call (a command's output as it arrives). */
+  readonly onProgress: (text: string) => void;
 }
 
 export class ChatAgent {
@@ -74,6 +76,7 @@ export class ChatAgent {
           agent: 'main',
           ripgrep: locateRipgrep({ bundled: [vscode.Uri.joinPath(this.host.extensionUri, 'dist', 'bin', 'rg').fsPath], appRoot: vscode.env.appRoot }),
           settings,
+          onProgress: this.host.onProgress,
         },
         this.host.approve,
         permissionConfig(layers),

@@ -131,6 +131,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         onHistory: (item) => {
           if (this.session) this.sessions.append(this.session, { type: 'history', item });
         },
+        onProgress: (text) => this.transcript.progress(text),
         onReset: (history) => {
           if (this.session) this.sessions.append(this.session, { type: 'reset', history: [...history] });
         },

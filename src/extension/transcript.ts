@@ -44,6 +44,23 @@ export class Transcript {
     this.add({ ...entry, id: `e${this.nextId++}` } as TranscriptEntry);
   }
 
+  private progressTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Live output for the card of the call that is running: its tail is kept, and the
+   * panel is updated at most every 100 ms however fast the command writes.
+   */
+  progress(text: string): void {
+    const card = [...this.cards.values()].reverse().find((c) => c.status === 'running');
+    if (!card) return;
+    const all = card.output + text;
+    card.output = all.length > TOOL_CARD_CHARS ? `…${all.slice(all.length - TOOL_CARD_CHARS + 1)}` : all;
+    this.progressTimer ??= setTimeout(() => {
+      this.progressTimer = undefined;
+      if (card.status === 'running') this.post({ type: 'tool', id: card.id, status: 'running', output: card.output });
+    }, 100);
+  }
+
   /** One loop event, as entries and deltas. */
   apply(event: LoopEvent): void {
     switch (event.type) {

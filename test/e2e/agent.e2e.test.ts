@@ -73,3 +73,31 @@ test('the conversation is saved: after New Chat, Show History brings it back, an
   expect(sent).toContain('What do the notes say?');
   expect(sent).toContain('The notes say the build is green.');
 });
+
+test('a command asks in a dialog; approved, its card shows the output while it runs, then the result', async () => {
+  const { page } = workbench;
+  await page.getByRole('button', { name: 'New Chat' }).click();
+  model.script(
+    { toolCalls: [{ id: 'b1', name: 'bash', arguments: JSON.stringify({ command: 'for i in 1 2 3 4; do echo tick$i; sleep 0.7; done', description: 'count slowly' }) }] },
+    { text: 'Counted to four.' },
+  );
+  const chat = await openPeonView(page);
+  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
+  await composer.fill('count for me');
+  await composer.press('Enter');
+
+  // The approval dialog, rendered from the command summary (the modal stands in for the cards).
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 20_000 });
+  expect(await dialog.textContent()).toContain('$ for i in 1 2 3 4; do echo tick$i; sleep 0.7; done');
+  await dialog.getByRole('button', { name: 'Allow' }).click();
+
+  const card = chat.getByRole('group', { name: 'Tool call bash' });
+  await card.locator('summary').click();
+  // While it runs, the card already shows what the command has printed so far.
+  await expect.poll(async () => ({ status: await card.locator('.tool-status').textContent(), output: (await card.locator('.tool-output').textContent().catch(() => '')) ?? '' }), { timeout: 20_000 })
+    .toMatchObject({ status: 'running', output: expect.stringContaining('tick1') });
+  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: 20_000 }).toBe('ok');
+  expect(await card.locator('.tool-output').textContent()).toBe('tick1\ntick2\ntick3\ntick4\n[exit code 0]');
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Counted to four.']);
+});
