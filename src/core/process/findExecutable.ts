@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-function isExecutableFile(file: string): boolean {
+/** A regular file this process may execute. */
+export function isExecutableFile(file: string): boolean {
   try {
     if (!fs.statSync(file).isFile()) return false;
     fs.accessSync(file, fs.constants.X_OK);

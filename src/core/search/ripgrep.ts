@@ -1,10 +1,10 @@
 // Finding ripgrep (DESIGN.md §4, grep) and running it: spawned directly (no shell), its
 // output read as it arrives, and killed as soon as the caller has enough or is cancelled.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { isExecutableFile } from '../process/findExecutable';
 import { ToolError } from '../tools/toolError';
 
 export interface LocateOptions {
@@ -19,16 +19,6 @@ export interface LocateOptions {
 }
 
 const EXE = process.platform === 'win32' ? 'rg.exe' : 'rg';
-
-function isExecutable(file: string): boolean {
-  try {
-    if (!fs.statSync(file).isFile()) return false;
-    fs.accessSync(file, fs.constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The platform package `@vscode/ripgrep` ≥ 1.18 installs (`@vscode/ripgrep-linux-x64`, …). */
 function fromNodeModules(resolveFrom: string): string | undefined {
@@ -65,7 +55,7 @@ export function locateRipgrep(options: LocateOptions = {}): string | undefined {
       : []),
     ...onPath(options.env ?? process.env),
   ];
-  return candidates.find((candidate): candidate is string => candidate !== undefined && isExecutable(candidate));
+  return candidates.find((candidate): candidate is string => candidate !== undefined && isExecutableFile(candidate));
 }
 
 /**
