@@ -22,6 +22,16 @@ export interface SettingSpec {
   readonly merge?: 'tighten';
 }
 
+/** A delegated agent's argument vector: user or machine scope only (a project may not swap the program). */
+function agentCommand(tool: string, argv: readonly string[]) {
+  return {
+    schema: z.array(z.string().min(1)).min(1),
+    scope: 'machine' as const,
+    default: argv,
+    description: `The executable and fixed arguments of ${tool}; the prompt is appended as one argument. Read from user settings only.`,
+  };
+}
+
 export const PERMISSION_MODE_VALUES = ['allow', 'ask', 'deny', 'semi-ask', 'semi-judge'] as const;
 const permissionMode = z.enum(PERMISSION_MODE_VALUES);
 
@@ -62,24 +72,10 @@ export const SETTINGS = {
     default: 600,
     description: 'The longest a bash command may run (seconds): a call may only ask for less. Read from user settings only.',
   },
-  'peon.agents.claude.command': {
-    schema: z.array(z.string().min(1)).min(1),
-    scope: 'machine',
-    default: ['claude', '-p'],
-    description: 'The executable and fixed arguments of agent_claude; the prompt is appended as one argument. Read from user settings only.',
-  },
-  'peon.agents.codex.command': {
-    schema: z.array(z.string().min(1)).min(1),
-    scope: 'machine',
-    default: ['codex', 'exec', '--'], // `--`: a prompt like "help" or "review" is a prompt, not a subcommand
-    description: 'The executable and fixed arguments of agent_codex; the prompt is appended as one argument. Read from user settings only.',
-  },
-  'peon.agents.pi.command': {
-    schema: z.array(z.string().min(1)).min(1),
-    scope: 'machine',
-    default: ['pi', '-p'],
-    description: 'The executable and fixed arguments of agent_pi; the prompt is appended as one argument. Read from user settings only.',
-  },
+  'peon.agents.claude.command': agentCommand('agent_claude', ['claude', '-p']),
+  // `--`: a prompt like "help" or "review" is a prompt, not a codex subcommand
+  'peon.agents.codex.command': agentCommand('agent_codex', ['codex', 'exec', '--']),
+  'peon.agents.pi.command': agentCommand('agent_pi', ['pi', '-p']),
   'peon.permission.default': {
     schema: permissionMode,
     scope: 'window',

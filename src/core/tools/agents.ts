@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { findExecutable } from '../process/findExecutable';
 import { isWithin } from '../workspace/workspace';
 import { runProcess } from '../process/runProcess';
-import type { SettingKey } from '../settings';
+import { SETTINGS, type SettingKey } from '../settings';
 import type { AnyTool } from './contract';
 import { defineTool } from './defineTool';
 import description from './agent.md';
@@ -29,14 +29,13 @@ export const DELEGATE_WARNING =
 interface AgentSpec {
   readonly tool: string;
   readonly setting: Extract<SettingKey, `peon.agents.${string}.command`>;
-  readonly defaultArgv: readonly string[];
   readonly install: string;
 }
 
 const AGENTS: readonly AgentSpec[] = [
-  { tool: 'agent_claude', setting: 'peon.agents.claude.command', defaultArgv: ['claude', '-p'], install: 'npm install -g @anthropic-ai/claude-code' },
-  { tool: 'agent_codex', setting: 'peon.agents.codex.command', defaultArgv: ['codex', 'exec', '--'], install: 'npm install -g @openai/codex' },
-  { tool: 'agent_pi', setting: 'peon.agents.pi.command', defaultArgv: ['pi', '-p'], install: 'npm install -g @mariozechner/pi-coding-agent' },
+  { tool: 'agent_claude', setting: 'peon.agents.claude.command', install: 'npm install -g @anthropic-ai/claude-code' },
+  { tool: 'agent_codex', setting: 'peon.agents.codex.command', install: 'npm install -g @openai/codex' },
+  { tool: 'agent_pi', setting: 'peon.agents.pi.command', install: 'npm install -g @mariozechner/pi-coding-agent' },
 ];
 
 const input = z.object({
@@ -45,9 +44,10 @@ const input = z.object({
 });
 
 function agentTool(spec: AgentSpec): AnyTool {
+  const defaultArgv = SETTINGS[spec.setting].default; // declared once, in the settings table
   return defineTool({
     name: spec.tool,
-    description: description.replace('AGENT_NAME', spec.defaultArgv[0]!).replace('ARGV', spec.defaultArgv.join(' ')),
+    description: description.replace('AGENT_NAME', defaultArgv[0]!).replace('ARGV', defaultArgv.join(' ')),
     input,
     risk: 'delegate',
     aliases: { timeout: 'timeout_seconds' },
@@ -56,7 +56,7 @@ function agentTool(spec: AgentSpec): AnyTool {
       if (/^[-@]/.test(args.prompt)) {
         throw new ToolError('invalid_input', `The prompt starts with "${args.prompt[0]}", which the agent could read as an option or a file to attach. Reword it to start with a word.`);
       }
-      const [command, ...fixed] = ctx.settings[spec.setting] ?? spec.defaultArgv;
+      const [command, ...fixed] = ctx.settings[spec.setting] ?? defaultArgv;
       const executable = findExecutable(command!, ctx.env);
       if (!executable) {
         throw new ToolError('unavailable', `${command} is not installed or not on PATH. Install it (${spec.install}) or set ${spec.setting} in user settings.`);
@@ -82,7 +82,7 @@ function agentTool(spec: AgentSpec): AnyTool {
       const { argv, identity } = assessment.prepared as { argv: string[]; identity: string };
       const [executable, ...rest] = argv;
       // The program approved is the program run: PATH, or the file itself, may have changed meanwhile.
-      const [command] = ctx.settings[spec.setting] ?? spec.defaultArgv;
+      const [command] = ctx.settings[spec.setting] ?? defaultArgv;
       if (findExecutable(command!, ctx.env) !== executable || fileIdentity(executable!) !== identity) {
         throw new ToolError('stale', `${command} now resolves to a different program than the one approved. Nothing was run; retry to see the new one.`);
       }
