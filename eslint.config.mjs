@@ -23,4 +23,6 @@ export default tseslint.config(
     },
   },
   { files: ['webview/**/*.ts'], languageOptions: { globals: globals.browser } },
+  // Functions these helpers pass to page.evaluate run in the browser.
+  { files: ['test/webview/**/*.mjs'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
 );

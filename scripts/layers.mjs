@@ -17,7 +17,7 @@ export const LAYERS = [
   { name: 'core', dir: 'src/core', noVscode: true, noNode: false, mayNotReach: ['src/extension', 'src/cli', 'webview'] },
   { name: 'shared', dir: 'src/shared', noVscode: true, noNode: true, mayNotReach: ['src/core', 'src/extension', 'src/cli', 'webview'], packages: ['zod'] },
   { name: 'cli', dir: 'src/cli', noVscode: true, noNode: false, mayNotReach: ['src/extension', 'webview'] },
-  { name: 'webview', dir: 'webview', noVscode: true, noNode: true, mayNotReach: ['src/core', 'src/extension', 'src/cli'], packages: ['svelte', 'zod'] },
+  { name: 'webview', dir: 'webview', noVscode: true, noNode: true, mayNotReach: ['src/core', 'src/extension', 'src/cli'], packages: ['svelte', 'zod', 'marked'] },
 ];
 
 const packageName = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');

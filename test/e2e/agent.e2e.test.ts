@@ -101,3 +101,37 @@ test('a command asks in a dialog; approved, its card shows the output while it r
   expect(await card.locator('.tool-output').textContent()).toBe('tick1\ntick2\ntick3\ntick4\n[exit code 0]');
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Counted to four.']);
 });
+
+test('model output renders as Markdown; images, scripts and javascript: links in it stay inert, live and restored', async () => {
+  const { page } = workbench;
+  await page.getByRole('button', { name: 'New Chat' }).click();
+  const leak = `${model.openaiUrl.replace(/\/v1\/?$/, '')}/leak`;
+  const hostile = [
+    '## Findings',
+    `The **key** is in \`.env\`. ![chart](${leak}/md-image?k=secret)`,
+    `<img src="${leak}/html-image" onerror="document.title='pwned'">`,
+    `<svg onload="document.title='pwned'"></svg> <script>document.title='pwned'</script>`,
+    '[run this](javascript:document.title=1) [or this](command:workbench.action.quit) [docs](https://example.com/docs)',
+  ].join('\n\n');
+  model.script({ text: hostile });
+  const chat = await openPeonView(page);
+  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
+  await composer.fill('what did you find?');
+  await composer.press('Enter');
+
+  const answer = chat.getByRole('article', { name: 'Peon' });
+  const inert = async (): Promise<void> => {
+    await answer.locator('h4', { hasText: 'Findings' }).waitFor({ timeout: 20_000 });
+    expect(await answer.locator('strong').textContent()).toBe('key');
+    expect(await answer.locator('img, svg, script, iframe').count()).toBe(0);
+    expect(await answer.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(['https://example.com/docs']);
+    expect(await answer.textContent()).toContain('[image: chart]');
+    expect(model.requests.filter((r) => r.url.startsWith('/leak'))).toEqual([]);
+  };
+  await inert();
+
+  await page.getByRole('button', { name: 'New Chat' }).click();
+  await runCommand(page, 'Peon: Show History');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'what did you find?' }).first().click();
+  await inert();
+});

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { contentSecurityPolicy, renderWebviewHtml } from '../../src/extension/webviewHtml';
+import { contentSecurityPolicy, renderWebviewHtml } from '../../../src/extension/webviewHtml';
 
 const assets = {
   cspSource: 'https://file+.vscode-resource.vscode-cdn.net',

@@ -1,0 +1,131 @@
+// The built webview in headless Chromium, with the extension's own CSP: what model
+// output turns into on screen, and what it can never do (SECURITY.md, webview cases).
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../../vscode/browser.mjs';
+import { openStandaloneWebview } from '../../webview/standalonePage.mjs';
+
+const configured = { state: 'configured', provider: 'anthropic', model: 'claude-test' } as const;
+const LEAK = 'http://127.0.0.1:9/leak?secret=AKIA';
+const HOSTILE = [
+  `![chart](${LEAK}-md-image)`,
+  `<img src="${LEAK}-img" onerror="window.__pwned = 1">`,
+  `<script>window.__pwned = 2</script>`,
+  `<svg onload="window.__pwned = 3"><image href="${LEAK}-svg"/></svg>`,
+  `[click](javascript:window.__pwned=4) [cmd](command:workbench.action.quit) [uri](vscode://x/y)`,
+  `<iframe src="${LEAK}-iframe"></iframe><link rel=stylesheet href="${LEAK}-css"><a href="${LEAK}-a" style="background:url(${LEAK}-style)">x</a>`,
+  `<video poster="${LEAK}-video"></video><object data="${LEAK}-obj"></object>`,
+].join('\n\n');
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+}, 60_000);
+afterAll(async () => browser?.close());
+
+async function hostileIsInert(view: Awaited<ReturnType<typeof openStandaloneWebview>>): Promise<void> {
+  const found = await view.page.locator('body').evaluate((body) => ({
+    pwned: (body.ownerDocument.defaultView as unknown as { __pwned?: number }).__pwned,
+    elements: Array.from(body.querySelectorAll('.transcript img, .transcript script, .transcript svg, .transcript iframe, .transcript link, .transcript video, .transcript object, .transcript [onerror], .transcript [onload], [style]:not(.spacer)'), (e: { outerHTML: string }) => e.outerHTML),
+    links: Array.from(body.querySelectorAll('.transcript a'), (a: { getAttribute(name: string): string | null }) => a.getAttribute('href')),
+    text: body.querySelector('.transcript')?.textContent ?? '',
+  }));
+  expect(found.pwned).toBeUndefined();
+  expect(found.elements).toEqual([]);
+  expect(found.links).toEqual([]);
+  // The hostile markup is shown as text, so the user sees what the model tried.
+  expect(found.text).toContain('<script>window.__pwned = 2</script>');
+  expect(found.text).toContain('[image: chart]');
+  expect(view.extraRequests()).toEqual([]);
+  expect(view.violations).toEqual([]);
+}
+
+describe('model output in the panel', () => {
+  test('Markdown renders: headings, emphasis, code, lists, tables, safe links', async () => {
+    const view = await openStandaloneWebview(browser);
+    const text = '# Plan\n\nUse **bold**, _em_ and `a < b` &amp; more.\n\n- one\n- two\n\n| k | v |\n|:-|-:|\n| a | 1 |\n\n```ts\nconst x = 1;\n```\n\nSee [the docs](https://example.com/docs).';
+    await view.send({ type: 'init', entries: [{ kind: 'assistant', id: 'a1', text }], model: configured });
+    const shape = await view.page.locator('.message.assistant .markdown').evaluate((md) => {
+      return {
+        heading: md.querySelector('h3')?.textContent,
+        strong: md.querySelector('strong')?.textContent,
+        em: md.querySelector('em')?.textContent,
+        code: md.querySelector('p code')?.textContent,
+        amp: md.querySelector('p')?.textContent,
+        items: Array.from(md.querySelectorAll('ul li'), (li: { textContent: string | null }) => li.textContent),
+        cells: Array.from(md.querySelectorAll('td'), (td: { textContent: string | null; className: string }) => `${td.textContent}:${td.className}`),
+        block: md.querySelector('pre code')?.textContent,
+        link: md.querySelector('a')?.getAttribute('href'),
+      };
+    });
+    expect(shape).toEqual({
+      heading: 'Plan',
+      strong: 'bold',
+      em: 'em',
+      code: 'a < b',
+      amp: 'Use bold, em and a < b & more.',
+      items: ['one', 'two'],
+      cells: ['a:md-left', '1:md-right'],
+      block: 'const x = 1;',
+      link: 'https://example.com/docs',
+    });
+    await view.page.close();
+  }, 30_000);
+
+  test('hostile output streamed live is inert: no element, no script, no request', async () => {
+    const view = await openStandaloneWebview(browser);
+    await view.send([
+      { type: 'init', entries: [], model: configured },
+      { type: 'append', entry: { kind: 'assistant', id: 'a1', text: '' } },
+      ...[...HOSTILE].map((ch) => ({ type: 'delta', id: 'a1', text: ch })),
+      { type: 'busy', busy: false },
+    ]);
+    await view.page.locator('.transcript', { hasText: '[or this]' }).or(view.page.locator('.transcript', { hasText: 'cmd' })).waitFor();
+    await hostileIsInert(view);
+    await view.page.close();
+  }, 30_000);
+
+  test('hostile output restored from history is inert too', async () => {
+    const view = await openStandaloneWebview(browser);
+    await view.send({ type: 'init', entries: [{ kind: 'user', id: 'u1', text: HOSTILE }, { kind: 'assistant', id: 'a1', text: HOSTILE }, { kind: 'summary', id: 's1', text: HOSTILE }], model: configured });
+    await view.page.waitForSelector('.message.assistant .markdown');
+    await view.page.locator('details.summary summary').click();
+    await hostileIsInert(view);
+    await view.page.close();
+  }, 30_000);
+
+  test('streamed deltas arrive whole, in order, batched into few renders', async () => {
+    const view = await openStandaloneWebview(browser);
+    const words = Array.from({ length: 2000 }, (_, i) => `w${i} `);
+    await view.send([{ type: 'init', entries: [], model: configured }, { type: 'append', entry: { kind: 'assistant', id: 'a1', text: '' } }]);
+    await view.countMutations('.transcript');
+    await view.send(words.map((text) => ({ type: 'delta', id: 'a1', text })));
+    await view.page.locator('.message.assistant', { hasText: 'w1999' }).waitFor();
+    const seen = { text: await view.page.locator('.message.assistant').textContent(), mutations: await view.mutations() };
+    expect(seen.text?.trim()).toBe(words.join('').trim());
+    // One batch (or a few), never a render per token.
+    expect(seen.mutations).toBeLessThan(50);
+    await view.page.close();
+  }, 30_000);
+
+  test('a 2,000-message conversation is virtualised: few nodes, pinned to the end, the start reachable', async () => {
+    const view = await openStandaloneWebview(browser);
+    const entries = Array.from({ length: 2000 }, (_, i) =>
+      i % 2 === 0 ? { kind: 'user', id: `u${i}`, text: `question ${i}` } : { kind: 'assistant', id: `a${i}`, text: `**answer** ${i}\n\n- a point\n- another` },
+    );
+    await view.send({ type: 'init', entries, model: configured });
+    await view.page.locator('.message.assistant', { hasText: 'answer 1999' }).waitFor();
+    const nodes = await view.page.locator('*').count();
+    expect(nodes).toBeLessThan(2000);
+    expect(await view.page.locator('.transcript .row').count()).toBeLessThan(100);
+    // Scroll to the very top: the first message is rendered there.
+    const first = view.page.locator('.message.user', { hasText: /^question 0$/ });
+    expect(await first.count()).toBe(0);
+    // Scrolled to the very top (measured heights settle over a few frames), the first message is there.
+    await expect.poll(async () => {
+      await view.page.locator('.transcript').evaluate((list) => list.scrollTo({ top: 0 }));
+      return first.count();
+    }).toBe(1);
+    await view.page.close();
+  }, 30_000);
+});

@@ -1,0 +1,56 @@
+// The built webview (dist/webview) in headless Chromium, outside VS Code: the same
+// HTML shell and CSP as the extension's (src/extension/webviewHtml.ts), served from a
+// routed origin so no request can leave the page. A stand-in `acquireVsCodeApi`
+// records what the webview posts. Used by test/unit/webview and bench B9–B11.
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadTs } from '../../scripts/loadTs.mjs';
+import { repoRoot } from '../../scripts/paths.mjs';
+
+const ORIGIN = 'https://peon-webview.test';
+const { renderWebviewHtml } = await loadTs('src/extension/webviewHtml.ts');
+
+const STUB = `window.__peonPosted = [];
+window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__peonPosted.push(m), getState: () => undefined, setState: () => {} });`;
+
+/**
+ * Opens the webview in a new page of `browser`. Every request the page makes is
+ * recorded in `requests`; only the two bundle files are answered, everything else
+ * is aborted (and stays in the record, so a test can assert there was none).
+ */
+export async function openStandaloneWebview(browser, { width = 420, height = 800 } = {}) {
+  const page = await browser.newPage({ viewport: { width, height } });
+  const requests = [];
+  const violations = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+  });
+  const nonce = 'standalone-nonce';
+  const html = renderWebviewHtml({ cspSource: ORIGIN, nonce, scriptUri: `${ORIGIN}/main.js`, styleUri: `${ORIGIN}/main.css` })
+    .replace('<script nonce=', `<script nonce="${nonce}">${STUB}</script>\n<script nonce=`);
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    requests.push(url);
+    const file = { [`${ORIGIN}/`]: null, [`${ORIGIN}/main.js`]: 'main.js', [`${ORIGIN}/main.css`]: 'main.css' }[url];
+    if (url === `${ORIGIN}/`) return route.fulfill({ contentType: 'text/html', body: html });
+    if (file) return route.fulfill({ contentType: file.endsWith('.js') ? 'text/javascript' : 'text/css', body: fs.readFileSync(path.join(repoRoot, 'dist', 'webview', file)) });
+    return route.abort();
+  });
+  await page.goto(`${ORIGIN}/`);
+  await page.waitForFunction(() => window.__peonPosted.some((m) => m.type === 'ready'));
+  return {
+    page,
+    /** Every URL requested after the page and its two bundle files. */
+    extraRequests: () => requests.filter((url) => ![`${ORIGIN}/`, `${ORIGIN}/main.js`, `${ORIGIN}/main.css`].includes(url)),
+    violations,
+    /** Starts counting DOM mutations under `selector`; `mutations()` reads the count. */
+    countMutations: (selector) =>
+      page.evaluate((sel) => {
+        window.__peonMutations = 0;
+        new MutationObserver((records) => (window.__peonMutations += records.length)).observe(document.querySelector(sel), { subtree: true, childList: true, characterData: true });
+      }, selector),
+    mutations: () => page.evaluate(() => window.__peonMutations),
+    /** Delivers host messages the way VS Code does: as window `message` events. */
+    send: (messages) => page.evaluate((list) => list.forEach((m) => window.postMessage(m, '*')), [messages].flat()),
+  };
+}
