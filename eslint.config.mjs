@@ -24,5 +24,5 @@ export default tseslint.config(
   },
   { files: ['webview/**/*.ts'], languageOptions: { globals: globals.browser } },
   // Functions these helpers pass to page.evaluate run in the browser.
-  { files: ['test/webview/**/*.mjs'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
+  { files: ['test/webview/**/*.mjs', 'bench/cases/b09-*.mjs', 'bench/cases/b10-*.mjs'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
 );

@@ -25,13 +25,16 @@ export class Transcript {
   /** Rebuilds the entries from a session's recorded panel messages (append, delta, tool). */
   restore(messages: readonly unknown[]): void {
     this.clear();
+    const byId = new Map<string, TranscriptEntry>();
     for (const raw of messages) {
       const parsed = parseHostMessage(raw);
       if (!parsed.ok) continue;
       const m = parsed.message;
-      if (m.type === 'append') this.entries.push(m.entry);
-      else if (m.type === 'delta' || m.type === 'tool') {
-        const entry = this.entries.find((e) => e.id === m.id);
+      if (m.type === 'append') {
+        this.entries.push(m.entry);
+        byId.set(m.entry.id, m.entry);
+      } else if (m.type === 'delta' || m.type === 'tool') {
+        const entry = byId.get(m.id);
         if (m.type === 'delta' && entry?.kind === 'assistant') entry.text += m.text;
         if (m.type === 'tool' && entry?.kind === 'tool') Object.assign(entry, { status: m.status, output: m.output });
       }

@@ -9,4 +9,4 @@ export interface StandaloneWebview {
   send(messages: unknown): Promise<void>;
 }
 
-export function openStandaloneWebview(browser: Browser, size?: { width?: number; height?: number }): Promise<StandaloneWebview>;
+export function openStandaloneWebview(browser: Browser, options?: { width?: number; height?: number; init?: unknown }): Promise<StandaloneWebview>;

@@ -10,15 +10,28 @@ import { repoRoot } from '../../scripts/paths.mjs';
 const ORIGIN = 'https://peon-webview.test';
 const { renderWebviewHtml } = await loadTs('src/extension/webviewHtml.ts');
 
-const STUB = `window.__peonPosted = [];
-window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__peonPosted.push(m), getState: () => undefined, setState: () => {} });`;
+// With an `init` message, the stand-in answers the webview's `ready` with it at once,
+// as the extension does, and notes when the frame after it was rendered
+// (`__peonPainted`, ms since navigation start): the first paint of a conversation.
+const stub = (init) => `window.__peonPosted = [];
+const init = ${JSON.stringify(init ?? null).replace(/</g, '\\u003c')};
+window.acquireVsCodeApi = () => ({
+  postMessage: (m) => {
+    window.__peonPosted.push(m);
+    if (m.type !== 'ready' || !init) return;
+    window.addEventListener('message', () => queueMicrotask(() => requestAnimationFrame(() => requestAnimationFrame(() => (window.__peonPainted ??= performance.now())))), { once: true });
+    window.postMessage(init, '*');
+  },
+  getState: () => undefined,
+  setState: () => {},
+});`;
 
 /**
  * Opens the webview in a new page of `browser`. Every request the page makes is
  * recorded in `requests`; only the two bundle files are answered, everything else
  * is aborted (and stays in the record, so a test can assert there was none).
  */
-export async function openStandaloneWebview(browser, { width = 420, height = 800 } = {}) {
+export async function openStandaloneWebview(browser, { width = 420, height = 800, init } = {}) {
   const page = await browser.newPage({ viewport: { width, height } });
   const requests = [];
   const violations = [];
@@ -27,7 +40,7 @@ export async function openStandaloneWebview(browser, { width = 420, height = 800
   });
   const nonce = 'standalone-nonce';
   const html = renderWebviewHtml({ cspSource: ORIGIN, nonce, scriptUri: `${ORIGIN}/main.js`, styleUri: `${ORIGIN}/main.css` })
-    .replace('<script nonce=', `<script nonce="${nonce}">${STUB}</script>\n<script nonce=`);
+    .replace('<script nonce=', () => `<script nonce="${nonce}">${stub(init)}</script>\n<script nonce=`);
   await page.route('**/*', (route) => {
     const url = route.request().url();
     requests.push(url);
