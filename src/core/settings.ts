@@ -60,6 +60,19 @@ export const SETTINGS = {
     description:
       'Base URL of the model API, for OpenAI-compatible servers and proxies. Read from user settings only: a workspace could otherwise send your API key to a server of its choosing.',
   },
+  'peon.model.price': {
+    schema: z
+      .object({
+        input: z.number().min(0).max(10_000),
+        output: z.number().min(0).max(10_000),
+        cacheRead: z.number().min(0).max(10_000).optional(),
+        cacheWrite: z.number().min(0).max(10_000).optional(),
+      })
+      .strict(),
+    scope: 'machine',
+    description:
+      'What the model costs you, in USD per million tokens (`{"input": 3, "output": 15}`; cache reads and writes default to the input price). Without it Peon shows the list price of the official Anthropic and OpenAI endpoints, and no cost for any other. Read from user settings only.',
+  },
   'peon.bash.defaultTimeoutSeconds': {
     schema: z.number().int().min(1).max(86_400),
     scope: 'window',

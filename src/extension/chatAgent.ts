@@ -3,9 +3,9 @@
 // the chat view turns those into messages for the webview.
 import * as vscode from 'vscode';
 import { runAgentTurn, type LoopEvent } from '../core/agent/loop';
-import { contextWindowOf } from '../core/agent/compaction';
 import { buildSystemPrompt } from '../core/agent/systemPrompt';
 import type { HistoryItem, ModelClient } from '../core/model/modelClient';
+import { contextWindowOf, priceOf, type Price } from '../core/model/modelInfo';
 import { permissionConfig } from '../core/permissions/rules';
 import { locateRipgrep } from '../core/search/ripgrep';
 import type { SettingValues } from '../core/settings';
@@ -92,10 +92,18 @@ export class ChatAgent {
         signal: controller.signal,
         onEvent: this.host.onEvent,
         onHistory: this.host.onHistory,
+        ...withPrice(settings, client.model),
       });
       this.contextTokens = result.contextTokens;
     } finally {
       this.running = undefined;
     }
   }
+}
+
+/** The model's price, when known (DESIGN.md §6: cost per turn and per session). */
+function withPrice(settings: SettingValues, model: string): { price?: Price } {
+  const provider = settings['peon.model.provider'];
+  const price = provider && priceOf(provider, model, settings['peon.model.baseUrl'], settings['peon.model.price']);
+  return price ? { price } : {};
 }

@@ -4,7 +4,7 @@ import { deferred } from '../core/deferred';
 import { modelStatusOf } from '../core/modelStatus';
 import { dispatch, parseWebviewMessage, type HostMessage, type ModelStatus, type WebviewMessage } from '../shared/messages';
 import { dialogApprover } from './approvalDialog';
-import { contextWindowOf } from '../core/agent/compaction';
+import { contextWindowOf } from '../core/model/modelInfo';
 import type { HistoryItem } from '../core/model/modelClient';
 import { SessionStore, type SessionMeta } from '../core/sessions/sessionStore';
 import { ChatAgent } from './chatAgent';
@@ -29,7 +29,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private view: vscode.WebviewView | undefined;
   private readonly transcript = new Transcript((message) => {
     // What changes the conversation is recorded as it happens (a crash loses at most this line).
-    if (this.session && (message.type === 'append' || message.type === 'delta' || message.type === 'tool')) {
+    if (this.session && (message.type === 'append' || message.type === 'delta' || message.type === 'tool' || message.type === 'usage')) {
       this.sessions.append(this.session, { type: 'view', message });
     }
     this.post(message);
@@ -94,7 +94,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.agent = this.newAgent();
     this.session = undefined;
     this.transcript.clear();
-    this.post({ type: 'init', entries: this.transcript.entries, model: this.model });
+    this.postInit();
   }
 
   /** Saved conversations, newest first. */
@@ -109,7 +109,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.agent = this.newAgent(loaded.history);
     this.session = id;
     this.transcript.restore(loaded.view);
-    this.post({ type: 'init', entries: this.transcript.entries, model: this.model });
+    this.postInit();
   }
 
   deleteSession(id: string): void {
@@ -180,7 +180,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       {
         // Also after the view was hidden and shown again: its page reloads and asks anew.
         ready: (message) => {
-          this.post({ type: 'init', entries: this.transcript.entries, model: this.model });
+          this.postInit();
           if (this.agent.busy) this.post({ type: 'busy', busy: true });
           // First run: offer a local model server if one answers on this machine.
           if (this.model.state === 'unconfigured') void detectLocalModels().then((models) => this.post({ type: 'localModels', models }));
@@ -193,6 +193,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       },
       parsed.message,
     );
+  }
+
+  /** The whole conversation and its meter, once: on `ready`, a new chat, or a resumed one. */
+  private postInit(): void {
+    const { entries, meter } = this.transcript;
+    this.post({ type: 'init', entries, model: this.model, ...(meter ? { meter } : {}) });
   }
 
   private post(message: HostMessage): void {

@@ -1,7 +1,8 @@
 // The conversation as the panel shows it, owned by the host: entries, and the deltas
 // that turn a running agent's events into webview messages.
 import type { LoopEvent } from '../core/agent/loop';
-import { parseHostMessage, TOOL_CARD_CHARS, type HostMessage, type TranscriptEntry } from '../shared/messages';
+import { addUsage, NO_USAGE, type Usage } from '../core/model/modelClient';
+import { parseHostMessage, TOOL_CARD_CHARS, type HostMessage, type Meter, type TranscriptEntry } from '../shared/messages';
 
 const bounded = (text: string): string => (text.length > TOOL_CARD_CHARS ? `${text.slice(0, TOOL_CARD_CHARS - 40)}\n… [${text.length - TOOL_CARD_CHARS + 40} more characters]` : text);
 
@@ -13,11 +14,21 @@ export class Transcript {
 
   /** The model's context window, for the meter (set when a turn starts). */
   contextWindow = 128_000;
+  /** The meter as last posted: restored with the chat, and sent again when the view reloads. */
+  meter: Meter | undefined;
+  private contextTokens = 0;
+  private chatTokens: Usage = NO_USAGE;
+  /** USD so far; undefined once any request's price was unknown (a partial sum would mislead). */
+  private chatCost: number | undefined = 0;
 
   constructor(private readonly post: (message: HostMessage) => void) {}
 
   clear(): void {
     this.entries = [];
+    this.meter = undefined;
+    this.contextTokens = 0;
+    this.chatTokens = NO_USAGE;
+    this.chatCost = 0;
     this.streaming = undefined;
     this.cards.clear();
   }
@@ -30,7 +41,8 @@ export class Transcript {
       const parsed = parseHostMessage(raw);
       if (!parsed.ok) continue;
       const m = parsed.message;
-      if (m.type === 'append') {
+      if (m.type === 'usage') this.resumeUsage(m);
+      else if (m.type === 'append') {
         this.entries.push(m.entry);
         byId.set(m.entry.id, m.entry);
       } else if (m.type === 'delta' || m.type === 'tool') {
@@ -41,6 +53,14 @@ export class Transcript {
     }
     const last = this.entries.reduce((max, e) => Math.max(max, Number(e.id.slice(1)) || 0), 0);
     this.nextId = last + 1;
+  }
+
+  private resumeUsage({ type: _type, ...m }: Extract<HostMessage, { type: 'usage' }>): void {
+    this.meter = m;
+    this.contextTokens = m.contextTokens;
+    // The meter folds cache writes into input; the chat's totals go on from there.
+    this.chatTokens = { inputTokens: m.inputTokens, outputTokens: m.outputTokens, cacheReadTokens: m.cacheReadTokens, cacheWriteTokens: 0 };
+    this.chatCost = m.chatCost;
   }
 
   append(entry: Omit<Extract<TranscriptEntry, { kind: 'user' }>, 'id'> | Omit<Extract<TranscriptEntry, { kind: 'notice' }>, 'id'>): void {
@@ -103,16 +123,21 @@ export class Transcript {
         this.add({ kind: 'summary', id: `e${this.nextId++}`, text: `${event.summary}${event.memoryId ? `\n\n(saved to memory as ${event.memoryId})` : ''}` });
         break;
       case 'usage': {
-        // Cache reads are part of the context but counted once: they are not input tokens again.
+        // The chat's totals: every request, the summaries' too; cache reads counted once.
+        this.chatTokens = addUsage(this.chatTokens, event.turn);
+        this.chatCost = event.cost && this.chatCost !== undefined ? this.chatCost + event.cost.turn : undefined;
         const t = event.turn;
-        this.post({
-          type: 'usage',
-          contextTokens: t.inputTokens + t.cacheReadTokens + t.cacheWriteTokens + t.outputTokens,
+        if (!event.compaction) this.contextTokens = t.inputTokens + t.cacheReadTokens + t.cacheWriteTokens + t.outputTokens;
+        this.meter = {
+          contextTokens: this.contextTokens,
           contextWindow: this.contextWindow,
-          inputTokens: event.total.inputTokens + event.total.cacheWriteTokens,
-          outputTokens: event.total.outputTokens,
-          cacheReadTokens: event.total.cacheReadTokens,
-        });
+          inputTokens: this.chatTokens.inputTokens + this.chatTokens.cacheWriteTokens,
+          outputTokens: this.chatTokens.outputTokens,
+          cacheReadTokens: this.chatTokens.cacheReadTokens,
+          ...(event.cost ? { promptCost: event.cost.total } : {}),
+          ...(this.chatCost !== undefined ? { chatCost: this.chatCost } : {}),
+        };
+        this.post({ type: 'usage', ...this.meter });
         break;
       }
       case 'retry':

@@ -35,10 +35,23 @@ export const TranscriptEntry = z.discriminatedUnion('kind', [
 ]);
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
 
+/** The token meter's numbers. */
+const Meter = z.object({
+  contextTokens: z.number().int().min(0),
+  contextWindow: z.number().int().min(1),
+  inputTokens: z.number().int().min(0),
+  outputTokens: z.number().int().min(0),
+  cacheReadTokens: z.number().int().min(0),
+  /** USD of the last prompt and of the chat, when the model's price is known. */
+  promptCost: z.number().min(0).optional(),
+  chatCost: z.number().min(0).optional(),
+});
+export type Meter = z.infer<typeof Meter>;
+
 /** Host -> webview. */
 export const HostMessage = z.discriminatedUnion('type', [
   /** The whole conversation, sent once when the webview (re)loads or a chat starts. */
-  z.object({ type: z.literal('init'), entries: z.array(TranscriptEntry).max(100_000), model: ModelStatus }),
+  z.object({ type: z.literal('init'), entries: z.array(TranscriptEntry).max(100_000), model: ModelStatus, meter: Meter.optional() }),
   /** One entry appended: the host sends deltas, never the transcript again. */
   z.object({ type: z.literal('append'), entry: TranscriptEntry }),
   z.object({ type: z.literal('model'), model: ModelStatus }),
@@ -47,14 +60,7 @@ export const HostMessage = z.discriminatedUnion('type', [
   /** A tool card's new status and output. */
   z.object({ type: z.literal('tool'), id, status: z.enum(['running', 'ok', 'error']), output: z.string().max(TOOL_CARD_CHARS) }),
   /** The token meter: how full the context window is, and what this chat has used. */
-  z.object({
-    type: z.literal('usage'),
-    contextTokens: z.number().int().min(0),
-    contextWindow: z.number().int().min(1),
-    inputTokens: z.number().int().min(0),
-    outputTokens: z.number().int().min(0),
-    cacheReadTokens: z.number().int().min(0),
-  }),
+  Meter.extend({ type: z.literal('usage') }),
   /** Models found on this machine for the first-run choices (Ollama on localhost:11434). */
   z.object({ type: z.literal('localModels'), models: z.array(z.string().min(1).max(200)).max(20) }),
   /** Whether a turn is running (the composer offers Stop). */

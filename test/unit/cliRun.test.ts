@@ -42,6 +42,39 @@ describe('peon run', () => {
     expect(events.at(-1)).toMatchObject({ type: 'final', reason: 'end_turn', text: 'The notes are all n.' });
   });
 
+  test.each([0, 1])('with peon.model.price, usage events carry the cost of the tokens the server reported (%s)', async (i) => {
+    const [name, flags] = protocols()[i]!;
+    const root = makeWorkspace({ 'a.txt': 'alpha\n' });
+    const config = path.join(tempDir(), 'settings.json');
+    const price = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
+    fs.writeFileSync(config, JSON.stringify({ 'peon.model.price': price }));
+    server.script({ toolCalls: [{ id: 'r1', name: 'read', arguments: '{"path":"a.txt"}' }] }, { text: 'alpha.' });
+    const r = await peonRun(['--workspace', root, ...flags, '--model', 'm', '--config', config, '--json', 'read a.txt']);
+    expect(r.code).toBe(0);
+    const usage = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; total?: Record<string, number>; cost?: { turn: number; total: number } }).filter((e) => e.type === 'usage');
+    // What the scripted server reports per request: Anthropic 100 in + 40 cache read + 10
+    // cache write, 20 out; OpenAI 100 prompt tokens of which 40 cached, 20 out.
+    const perRequest = name === 'anthropic' ? { inputTokens: 100, outputTokens: 20, cacheReadTokens: 40, cacheWriteTokens: 10 } : { inputTokens: 60, outputTokens: 20, cacheReadTokens: 40, cacheWriteTokens: 0 };
+    const requestCost = (perRequest.inputTokens * 3 + perRequest.outputTokens * 15 + perRequest.cacheReadTokens * 0.3 + perRequest.cacheWriteTokens * 3.75) / 1e6;
+    expect(usage).toHaveLength(2);
+    expect(usage[1]!.total).toEqual({ inputTokens: 2 * perRequest.inputTokens, outputTokens: 40, cacheReadTokens: 80, cacheWriteTokens: 2 * perRequest.cacheWriteTokens });
+    expect(usage[0]!.cost!.turn).toBeCloseTo(requestCost, 12);
+    expect(usage[1]!.cost!.total).toBeCloseTo(2 * requestCost, 12);
+  });
+
+  test('human-readable: the turn ends with its tokens and cost on stderr; an unknown price says so', async () => {
+    const root = makeWorkspace();
+    const config = path.join(tempDir(), 'settings.json');
+    fs.writeFileSync(config, JSON.stringify({ 'peon.model.price': { input: 1000, output: 1000 } }));
+    server.script({ text: 'Hi.' });
+    const priced = await peonRun(['--workspace', root, '--provider', 'openai', '--base-url', server.openaiUrl, '--model', 'm', '--config', config, 'hi']);
+    expect(priced.stderr).toContain('peon: 60 in, 20 out, 40 cache read, 0 cache write · $0.1200\n');
+    server.script({ text: 'Hi.' });
+    const unpriced = await peonRun(['--workspace', root, '--provider', 'openai', '--base-url', server.openaiUrl, '--model', 'm', 'hi']);
+    expect(unpriced.stderr).toContain('peon: 60 in, 20 out, 40 cache read, 0 cache write · cost unknown\n');
+    expect(unpriced.stdout.trim()).toBe('Hi.');
+  });
+
   test('human-readable: streamed text, tool results cut to 500 characters', async () => {
     const root = makeWorkspace({ 'notes.txt': `${'n'.repeat(800)}\n` });
     server.script({ text: 'Let me look.', toolCalls: [{ id: 'r1', name: 'read', arguments: '{"path":"notes.txt"}' }] }, { text: 'Done.' });

@@ -1,13 +1,15 @@
 // `peon run` (DESIGN.md §8): one agent turn in the terminal, through the same loop and
 // tool session as the panel. --json prints one event per line, tool results whole; the
 // human-readable mode cuts tool results to 500 characters (the model always gets them whole).
-import { contextWindowOf } from '../../core/agent/compaction';
+
 import { runAgentTurn, type LoopEvent } from '../../core/agent/loop';
+import { contextWindowOf, priceOf } from '../../core/model/modelInfo';
 import { buildSystemPrompt } from '../../core/agent/systemPrompt';
 import { anthropicClient } from '../../core/model/anthropicClient';
 import type { ModelClient } from '../../core/model/modelClient';
 import { openaiClient } from '../../core/model/openaiClient';
 import { builtinRegistry } from '../../core/tools/builtins';
+import { formatUsd } from '../../shared/format';
 import { parseArgs, UsageError } from '../args';
 import type { CliIo } from '../io';
 import { openToolHost } from '../toolHost';
@@ -29,7 +31,13 @@ function makeClient(provider: string, model: string, baseUrl: string | undefined
   throw new UsageError(`--provider takes anthropic or openai, not ${JSON.stringify(provider)}.`);
 }
 
-function human(event: LoopEvent, io: CliIo): void {
+function usageLine(event: LoopEvent & { type: 'usage' }): string {
+  const t = event.total;
+  const tokens = `${t.inputTokens} in, ${t.outputTokens} out, ${t.cacheReadTokens} cache read, ${t.cacheWriteTokens} cache write`;
+  return `peon: ${tokens}${event.cost ? ` · ${formatUsd(event.cost.total)}` : ' · cost unknown'}\n`;
+}
+
+function human(event: LoopEvent, io: CliIo, last: { usage?: LoopEvent & { type: 'usage' } }): void {
   switch (event.type) {
     case 'text':
       io.stdout(event.delta);
@@ -51,8 +59,10 @@ function human(event: LoopEvent, io: CliIo): void {
     case 'final':
       io.stdout('\n');
       if (event.reason !== 'end_turn') io.stderr(`peon: stopped (${event.reason})${event.error ? `: ${event.error}` : ''}\n`);
+      if (last.usage) io.stderr(usageLine(last.usage));
       break;
     case 'usage':
+      last.usage = event;
       break;
   }
 }
@@ -70,11 +80,14 @@ export const runCommand = {
       const provider = args.values.provider ?? values['peon.model.provider'] ?? 'anthropic';
       const model = args.values.model ?? values['peon.model.id'];
       if (!model) throw new UsageError('Name the model with --model (or peon.model.id in --config).');
-      const client = makeClient(provider, model, args.values['base-url'] ?? values['peon.model.baseUrl']);
+      const baseUrl = args.values['base-url'] ?? values['peon.model.baseUrl'];
+      const client = makeClient(provider, model, baseUrl);
+      const price = priceOf(provider, model, baseUrl, values['peon.model.price']);
       const tools = builtinRegistry()
         .list()
         .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
       const json = args.flags.has('json');
+      const last = {};
       await runAgentTurn([], prompt, {
         client,
         session: host.session,
@@ -82,7 +95,8 @@ export const runCommand = {
         tools,
         signal: host.signal,
         compaction: { contextWindow: contextWindowOf(model), threshold: 0.8, keepTurns: 1, memoryRoot: host.workspace.root.root },
-        onEvent: (event) => (json ? io.stdout(`${JSON.stringify(event)}\n`) : human(event, io)),
+        ...(price ? { price } : {}),
+        onEvent: (event) => (json ? io.stdout(`${JSON.stringify(event)}\n`) : human(event, io, last)),
       });
     } finally {
       host.close();

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { HistoryItem, ModelClient } from '../model/modelClient';
+import { NO_USAGE, type HistoryItem, type ModelClient, type Usage } from '../model/modelClient';
 
 export interface CompactionPolicy {
   /** The model's context window, in tokens. */
@@ -13,13 +13,6 @@ export interface CompactionPolicy {
   readonly threshold: number;
   /** How many of the latest user prompts (with everything after them) are kept verbatim. */
   readonly keepTurns: number;
-}
-
-/** Known context windows; anything else is assumed to have 128k. */
-export function contextWindowOf(model: string): number {
-  if (/claude/i.test(model)) return 200_000;
-  if (/gpt-4\.1|gpt-5/i.test(model)) return 400_000;
-  return 128_000;
 }
 
 const SUMMARY_PROMPT = `Summarise the conversation so far for your own later use, as it will replace the earlier turns. Keep: the user's goals and constraints, decisions made, files read or changed (with paths), commands run and their outcomes, errors still open, and what remains to do. Be specific and brief. Reply with the summary only.`;
@@ -43,20 +36,27 @@ export function splitPoint(history: readonly HistoryItem[], keepTurns: number): 
   return 0;
 }
 
-/** Summarises history[0..split) with the model; returns the new history, or undefined when nothing is old enough. */
-export async function compact(history: readonly HistoryItem[], client: ModelClient, policy: CompactionPolicy, signal: AbortSignal): Promise<{ summary: string; history: HistoryItem[] } | undefined> {
+/**
+ * Summarises history[0..split) with the model: the new history (undefined when the
+ * model returned no summary) and the tokens the summary cost; undefined when nothing
+ * is old enough to summarise.
+ */
+export async function compact(history: readonly HistoryItem[], client: ModelClient, policy: CompactionPolicy, signal: AbortSignal): Promise<{ summary: string; history: HistoryItem[] | undefined; usage: Usage } | undefined> {
   const split = splitPoint(history, policy.keepTurns);
   if (split === 0) return undefined;
   let summary = '';
+  let usage = NO_USAGE;
   for await (const event of client.stream(
     { system: 'You write concise, faithful summaries of coding sessions.', history: [{ role: 'user', text: `${render(history.slice(0, split))}\n\n${SUMMARY_PROMPT}` }], tools: [], maxTokens: 4096 },
     signal,
   )) {
     if (event.type === 'text') summary += event.delta;
+    else if (event.type === 'done') usage = event.usage;
   }
   summary = summary.trim();
-  if (summary === '') return undefined;
-  return { summary, history: [{ role: 'user', text: `<summary of the earlier conversation>\n${summary}\n</summary>` }, { role: 'assistant', text: 'Understood; I will continue from this summary.', toolCalls: [] }, ...history.slice(split)] };
+  // An empty summary replaces nothing, but its tokens were still spent.
+  if (summary === '') return { summary, history: undefined, usage };
+  return { summary, usage, history: [{ role: 'user', text: `<summary of the earlier conversation>\n${summary}\n</summary>` }, { role: 'assistant', text: 'Understood; I will continue from this summary.', toolCalls: [] }, ...history.slice(split)] };
 }
 
 /** Saves a summary to memory (.peon/memory/summaries/sum-xxxxxx.md) and lists it in the memory index. */

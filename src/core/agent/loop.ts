@@ -4,7 +4,8 @@
 // call repeats. Every tool call gets exactly one result, so the next request is always
 // valid for the provider.
 import type { ToolSession, ToolCallOutcome } from '../tools/session';
-import { ModelError, NO_USAGE, type HistoryItem, type ModelClient, type ModelEvent, type ToolCall, type ToolSpec, type Usage } from '../model/modelClient';
+import { addUsage, ModelError, NO_USAGE, type HistoryItem, type ModelClient, type ModelEvent, type ToolCall, type ToolSpec, type Usage } from '../model/modelClient';
+import { costOf, type Price } from '../model/modelInfo';
 import { compact, saveSummary, type CompactionPolicy } from './compaction';
 import { streamWithRetry, type RetryPolicy } from './retry';
 
@@ -14,7 +15,12 @@ export type LoopEvent =
   | { readonly type: 'text'; readonly delta: string }
   | { readonly type: 'tool_call'; readonly call: ToolCall }
   | { readonly type: 'tool_result'; readonly call: ToolCall; readonly outcome: ToolCallOutcome | { ok: false; error: { code: string; message: string } } }
-  | { readonly type: 'usage'; readonly turn: Usage; readonly total: Usage }
+  /**
+   * Tokens of one model request (`turn`) and of this prompt so far (`total`), with
+   * their cost in USD when the model's price is known. `compaction`: the request
+   * summarised older turns, so its size says nothing about the context.
+   */
+  | { readonly type: 'usage'; readonly turn: Usage; readonly total: Usage; readonly cost?: { readonly turn: number; readonly total: number }; readonly compaction?: true }
   | { readonly type: 'retry'; readonly attempt: number; readonly delayMs: number; readonly error: string }
   | { readonly type: 'compacted'; readonly summary: string; readonly memoryId?: string }
   | { readonly type: 'final'; readonly reason: FinalReason; readonly text: string; readonly error?: string };
@@ -37,14 +43,9 @@ export interface LoopOptions {
   readonly compaction?: CompactionPolicy & { readonly memoryRoot?: string; readonly onCompacted?: (history: HistoryItem[]) => void };
   /** The size of the last request of the previous turn (0 for a new conversation). */
   readonly contextTokens?: number;
+  /** The model's price, when known: usage events then carry their cost. */
+  readonly price?: Price;
 }
-
-const addUsage = (a: Usage, b: Usage): Usage => ({
-  inputTokens: a.inputTokens + b.inputTokens,
-  outputTokens: a.outputTokens + b.outputTokens,
-  cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
-  cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
-});
 
 type Outcome = LoopEvent & { type: 'tool_result' };
 
@@ -78,6 +79,12 @@ export async function runAgentTurn(
   };
   remember({ role: 'user', text: prompt });
   let contextTokens = options.contextTokens ?? 0; // the size of the last request, as the provider counted it
+  const count = (turn: Usage, compaction = false): void => {
+    total = addUsage(total, turn);
+    const { price } = options;
+    const cost = price ? { turn: costOf(turn, price), total: costOf(total, price) } : undefined;
+    options.onEvent({ type: 'usage', turn, total, ...(cost ? { cost } : {}), ...(compaction ? { compaction: true as const } : {}) });
+  };
   const finish = (reason: FinalReason, error?: string) => {
     options.onEvent({ type: 'final', reason, text: lastText, ...(error ? { error } : {}) });
     return { reason, text: lastText, usage: total, contextTokens };
@@ -88,7 +95,8 @@ export async function runAgentTurn(
     if (policy && contextTokens > policy.contextWindow * policy.threshold) {
       try {
         const compacted = await compact(history, options.client, policy, options.signal);
-        if (compacted) {
+        if (compacted) count(compacted.usage, true);
+        if (compacted?.history) {
           history.splice(0, history.length, ...compacted.history);
           policy.onCompacted?.(history);
           const memoryId = policy.memoryRoot ? saveSummary(policy.memoryRoot, compacted.summary) : undefined;
@@ -112,9 +120,8 @@ export async function runAgentTurn(
       return finish('error', error instanceof ModelError ? error.message : String(error));
     }
     if (!done) return finish('error', 'The model stream ended without a message.');
-    total = addUsage(total, done.usage);
+    count(done.usage);
     contextTokens = done.usage.inputTokens + done.usage.cacheReadTokens + done.usage.cacheWriteTokens + done.usage.outputTokens;
-    options.onEvent({ type: 'usage', turn: done.usage, total });
     remember(done.message);
     lastText = done.message.text;
     if (done.message.toolCalls.length === 0) return finish(done.stopReason === 'max_tokens' ? 'max_tokens' : done.stopReason === 'cut_off' ? 'error' : 'end_turn', done.stopReason === 'cut_off' ? 'The model stream was cut off.' : undefined);

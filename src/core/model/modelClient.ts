@@ -72,6 +72,13 @@ export interface ModelClient {
 
 export const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
+export const addUsage = (a: Usage, b: Usage): Usage => ({
+  inputTokens: a.inputTokens + b.inputTokens,
+  outputTokens: a.outputTokens + b.outputTokens,
+  cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+  cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+});
+
 /** Maps an SDK or network failure to a ModelError: 429, 5xx and connection failures are retryable. */
 export function toModelError(error: unknown, provider: string): ModelError {
   if (error instanceof ModelError) return error;

@@ -52,6 +52,11 @@ test('past the threshold, older turns are summarised by the model, the summary i
   expect(next).not.toContain('answer one');
   expect(history[0]).toMatchObject({ role: 'user', text: expect.stringContaining('The user asked a first question') });
 
+  // The summary's tokens are counted too, marked so the meter does not take them for the context.
+  const usage = events.filter((e) => e.type === 'usage');
+  expect(usage.map((e) => e.compaction === true)).toEqual([false, true, false]);
+  expect(usage.at(-1)?.total.outputTokens).toBe(40);
+
   const id = (compacted as { memoryId: string }).memoryId;
   expect(fs.readFileSync(path.join(root, '.peon/memory/summaries', `${id}.md`), 'utf8')).toMatch(/^# Session summary .*\n\nThe user asked a first question; it was answered\.\n$/);
   expect(fs.readFileSync(path.join(root, '.peon/memory/index.md'), 'utf8')).toContain(`- ${id}: Session summary`);

@@ -128,4 +128,15 @@ describe('model output in the panel', () => {
     }).toBe(1);
     await view.page.close();
   }, 30_000);
+
+  test('the meter shows the context, the chat totals and, when known, the cost', async () => {
+    const view = await openStandaloneWebview(browser);
+    const meter = { contextTokens: 45_200, contextWindow: 200_000, inputTokens: 120_500, outputTokens: 3_400, cacheReadTokens: 80_000 };
+    await view.send({ type: 'init', entries: [], model: configured, meter });
+    const status = view.page.getByRole('status', { name: 'Token usage' });
+    expect((await status.textContent())?.replace(/\s+/g, ' ').trim()).toBe('Context 45.2k / 200.0k (23%) · this chat: 120.5k in, 3.4k out, 80.0k cached');
+    await view.send({ type: 'usage', ...meter, promptCost: 0.0123, chatCost: 1.5 });
+    expect((await status.textContent())?.replace(/\s+/g, ' ').trim()).toBe('Context 45.2k / 200.0k (23%) · this chat: 120.5k in, 3.4k out, 80.0k cached, $1.50 · last prompt $0.0123');
+    await view.page.close();
+  }, 30_000);
 });
