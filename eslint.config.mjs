@@ -23,6 +23,8 @@ export default tseslint.config(
     },
   },
   { files: ['webview/**/*.ts'], languageOptions: { globals: globals.browser } },
+  // Fixture extensions VS Code loads as they are: CommonJS, `require('vscode')`.
+  { files: ['test/fixtures/**/*.js'], languageOptions: { sourceType: 'commonjs', globals: globals.node }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   // Functions these helpers pass to page.evaluate run in the browser.
   { files: ['test/webview/**/*.mjs', 'bench/cases/b09-*.mjs', 'bench/cases/b10-*.mjs'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
 );

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { runAgentTurn, type LoopEvent } from '../core/agent/loop';
 import { buildSystemPrompt } from '../core/agent/systemPrompt';
 import type { HistoryItem, ModelClient } from '../core/model/modelClient';
-import { contextWindowOf, priceOf, type Price } from '../core/model/modelInfo';
+import { priceOf, windowOf, type Price } from '../core/model/modelInfo';
 import { permissionConfig } from '../core/permissions/rules';
 import { locateRipgrep } from '../core/search/ripgrep';
 import type { SettingValues } from '../core/settings';
@@ -81,7 +81,7 @@ export class ChatAgent {
         this.host.approve,
         permissionConfig(layers),
       );
-      const policy = { contextWindow: contextWindowOf(client.model), threshold: 0.8, keepTurns: 2 };
+      const policy = { contextWindow: windowOf(client), threshold: 0.8, keepTurns: 2 };
       const result = await runAgentTurn(this.history, prompt, {
         client,
         contextTokens: this.contextTokens,

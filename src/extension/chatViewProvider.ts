@@ -4,11 +4,11 @@ import { deferred } from '../core/deferred';
 import { modelStatusOf } from '../core/modelStatus';
 import { dispatch, parseWebviewMessage, type HostMessage, type ModelStatus, type WebviewMessage } from '../shared/messages';
 import { dialogApprover } from './approvalDialog';
-import { contextWindowOf } from '../core/model/modelInfo';
+import { windowOf } from '../core/model/modelInfo';
 import type { HistoryItem } from '../core/model/modelClient';
 import { SessionStore, type SessionMeta } from '../core/sessions/sessionStore';
 import { ChatAgent } from './chatAgent';
-import { applySetup, detectLocalModels, modelFromSettings } from './modelFromSettings';
+import { applySetup, modelFromSettings, setupChoices } from './modelFromSettings';
 import { readSettings } from './settings';
 import { Transcript } from './transcript';
 import { renderWebviewHtml } from './webviewHtml';
@@ -155,7 +155,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       return;
     }
     const agent = this.agent;
-    this.transcript.contextWindow = contextWindowOf(client.model);
+    this.transcript.contextWindow = windowOf(client);
     this.post({ type: 'busy', busy: true });
     try {
       await agent.run(text, client, settings.values, settings.layers);
@@ -183,7 +183,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           this.postInit();
           if (this.agent.busy) this.post({ type: 'busy', busy: true });
           // First run: offer a local model server if one answers on this machine.
-          if (this.model.state === 'unconfigured') void detectLocalModels().then((models) => this.post({ type: 'localModels', models }));
+          if (this.model.state === 'unconfigured') void setupChoices().then((choices) => this.post({ type: 'localModels', ...choices }));
           this.rendered.resolve({ composer: message.composer });
           this.renderedSettled = true;
         },

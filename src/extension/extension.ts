@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { CHAT_VIEW_ID, ChatViewProvider, type RenderReport } from './chatViewProvider';
 import { showHistory } from './historyPicker';
-import { setApiKey } from './modelFromSettings';
+import { selectModel, setApiKey } from './modelFromSettings';
 
 /** What `activate` returns; the in-host integration suite reads it. */
 export interface PeonApi {
@@ -20,6 +20,7 @@ export function activate(context: vscode.ExtensionContext): PeonApi {
     vscode.commands.registerCommand('peon.newChat', () => chat.newChat()),
     vscode.commands.registerCommand('peon.stop', () => chat.stop()),
     vscode.commands.registerCommand('peon.setApiKey', () => setApiKey(context.secrets)),
+    vscode.commands.registerCommand('peon.selectModel', () => selectModel(context.secrets)),
     vscode.commands.registerCommand('peon.showHistory', () => showHistory(chat)),
   );
   return { chat: { whenRendered: () => chat.whenRendered() } };

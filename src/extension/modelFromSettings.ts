@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { anthropicClient } from '../core/model/anthropicClient';
 import type { ModelClient } from '../core/model/modelClient';
 import { openaiClient } from '../core/model/openaiClient';
+import { availableLmModels, vscodeLmClient } from './vscodeLmClient';
 import type { SettingValues } from '../core/settings';
 
 export const SECRET_KEYS = { anthropic: 'peon.apiKey.anthropic', openai: 'peon.apiKey.openai' } as const;
@@ -12,7 +13,11 @@ export async function modelFromSettings(values: SettingValues, secrets: vscode.S
   const model = values['peon.model.id'];
   const baseUrl = values['peon.model.baseUrl'];
   if (!provider) return { problem: 'No model configured yet. Set peon.model.provider and peon.model.id in your user settings.' };
-  if (provider === 'vscode-lm') return { problem: "VS Code's language models are not supported by this build yet; choose anthropic or openai." };
+  if (provider === 'vscode-lm') {
+    const [chosen] = await availableLmModels(model ? { id: model } : {});
+    if (chosen) return vscodeLmClient(chosen);
+    return { problem: model ? `VS Code offers no language model "${model}" now; run "Peon: Select Model" to pick one.` : 'VS Code offers no language model: install one (GitHub Copilot Chat, for example) or choose Anthropic or OpenAI with "Peon: Select Model".' };
+  }
   if (!model) return { problem: `Set peon.model.id to the ${provider} model to use.` };
   const key = await secrets.get(SECRET_KEYS[provider]);
   if (provider === 'anthropic') {
@@ -56,7 +61,30 @@ export async function detectLocalModels(): Promise<string[]> {
 }
 
 /** A first-run choice, written to user settings (never the workspace's). */
-export async function applySetup(choice: { choice: 'anthropic' | 'openai' } | { choice: 'local'; model: string }, secrets: vscode.SecretStorage): Promise<void> {
+export type SetupChoice = { choice: 'anthropic' | 'openai' } | { choice: 'local' | 'vscode-lm'; model: string };
+
+/** What the first run and "Peon: Select Model" offer besides Anthropic and OpenAI: a local Ollama's models and VS Code's. */
+export async function setupChoices(): Promise<{ models: string[]; languageModels: { id: string; name: string }[] }> {
+  const [models, lm] = await Promise.all([detectLocalModels(), availableLmModels()]);
+  return { models, languageModels: lm.slice(0, 50).map((m) => ({ id: m.id, name: `${m.name} (${m.vendor})` })) };
+}
+
+/** "Peon: Select Model": every choice in one list; the pick is written to user settings. */
+export async function selectModel(secrets: vscode.SecretStorage): Promise<void> {
+  const { models, languageModels } = await setupChoices();
+  const items: (vscode.QuickPickItem & { choice?: SetupChoice })[] = [
+    ...(languageModels.length > 0 ? [{ label: "VS Code's language models", kind: vscode.QuickPickItemKind.Separator }] : []),
+    ...languageModels.map((m) => ({ label: m.name, description: m.id, choice: { choice: 'vscode-lm' as const, model: m.id } })),
+    ...(models.length > 0 ? [{ label: 'Ollama on this machine', kind: vscode.QuickPickItemKind.Separator }] : []),
+    ...models.map((m) => ({ label: m, choice: { choice: 'local' as const, model: m } })),
+    { label: 'With an API key', kind: vscode.QuickPickItemKind.Separator },
+    ...PROVIDERS.map((p) => ({ label: p.label, choice: { choice: p.provider } })),
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: 'Peon: Select Model', placeHolder: 'Which model should Peon use?' });
+  if (picked?.choice) await applySetup(picked.choice, secrets);
+}
+
+export async function applySetup(choice: SetupChoice, secrets: vscode.SecretStorage): Promise<void> {
   const config = vscode.workspace.getConfiguration('peon');
   // The provider last: it is what makes Peon count as configured, so by then the rest is in place.
   const save = async (provider: string, model: string, baseUrl?: string): Promise<void> => {
@@ -65,6 +93,7 @@ export async function applySetup(choice: { choice: 'anthropic' | 'openai' } | { 
     await config.update('model.provider', provider, vscode.ConfigurationTarget.Global);
   };
   if (choice.choice === 'local') return save('openai', choice.model, OLLAMA_URL);
+  if (choice.choice === 'vscode-lm') return save('vscode-lm', choice.model);
   const defaults = PROVIDERS.find((p) => p.provider === choice.choice)!;
   const model = await vscode.window.showInputBox({ title: `${defaults.label}: which model?`, value: defaults.model, ignoreFocusOut: true });
   if (!model?.trim()) return;

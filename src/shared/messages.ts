@@ -61,8 +61,13 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tool'), id, status: z.enum(['running', 'ok', 'error']), output: z.string().max(TOOL_CARD_CHARS) }),
   /** The token meter: how full the context window is, and what this chat has used. */
   Meter.extend({ type: z.literal('usage') }),
-  /** Models found on this machine for the first-run choices (Ollama on localhost:11434). */
-  z.object({ type: z.literal('localModels'), models: z.array(z.string().min(1).max(200)).max(20) }),
+  /** Models found for the first-run choices: a local Ollama's (localhost:11434) and VS Code's. */
+  z.object({
+    type: z.literal('localModels'),
+    models: z.array(z.string().min(1).max(200)).max(20),
+    /** VS Code's own chat models (Copilot's, or another extension's): no key needed. */
+    languageModels: z.array(z.object({ id: z.string().min(1).max(200), name: z.string().max(200) })).max(50).default([]),
+  }),
   /** Whether a turn is running (the composer offers Stop). */
   z.object({ type: z.literal('busy'), busy: z.boolean() }),
 ]);
@@ -77,7 +82,7 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   /** A first-run choice: a provider (asks for a key and a model), or a local model found by the host. */
   z.discriminatedUnion('choice', [
     z.object({ type: z.literal('setup'), choice: z.enum(['anthropic', 'openai']) }),
-    z.object({ type: z.literal('setup'), choice: z.literal('local'), model: z.string().min(1).max(200) }),
+    z.object({ type: z.literal('setup'), choice: z.enum(['local', 'vscode-lm']), model: z.string().min(1).max(200) }),
   ]),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;

@@ -13,7 +13,14 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
-export async function openPeonWorkbench(files: Record<string, string> = {}, userSettings: Record<string, unknown> = {}): Promise<Workbench> {
+/** `install`: VSIX files put beside Peon; `enableProposedApi` and `env` go to the server (test fixtures only). */
+export interface WorkbenchOptions {
+  readonly install?: string[];
+  readonly enableProposedApi?: string[];
+  readonly env?: Record<string, string>;
+}
+
+export async function openPeonWorkbench(files: Record<string, string> = {}, userSettings: Record<string, unknown> = {}, options: WorkbenchOptions = {}): Promise<Workbench> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-e2e-'));
   const workspace = path.join(scratch, 'workspace');
   for (const [name, content] of Object.entries(files)) {
@@ -21,7 +28,7 @@ export async function openPeonWorkbench(files: Record<string, string> = {}, user
     fs.writeFileSync(path.join(workspace, name), content);
   }
   fs.mkdirSync(workspace, { recursive: true });
-  const server = await startCodeServer({ workspace, userSettings });
+  const server = await startCodeServer({ workspace, userSettings, ...options });
   let browser: Browser | undefined;
   try {
     browser = await launchBrowser();

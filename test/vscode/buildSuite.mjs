@@ -27,6 +27,9 @@ export async function buildIntegrationSuite() {
     format: 'cjs',
     sourcemap: 'inline',
     external: ['vscode', 'mocha'],
+    // The suite drives the core too (the loop, tools): the same loaders as esbuild.mjs.
+    loader: { '.md': 'text' },
+    mainFields: ['module', 'main'],
     logLevel: 'warning',
   });
   return path.join(suiteOutDir, 'index.js');

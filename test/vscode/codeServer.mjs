@@ -47,9 +47,10 @@ function groupAlive(pgid) {
 /**
  * @param {{ workspace: string, userSettings?: Record<string, unknown>, env?: Record<string, string>,
  *           port?: number, log?: (line: string) => void, trust?: boolean, home?: string,
- *           install?: string[] }} options
+ *           install?: string[], enableProposedApi?: string[] }} options
  *   `home` keeps user data between runs (npm start); without it a fresh temp folder is used and removed.
  *   `install` lists VSIX files installed into the fresh extensions folder before the server starts.
+ *   `enableProposedApi` names extensions (publisher.name) allowed their proposed APIs (test fixtures only).
  */
 export async function startCodeServer(options) {
   provisionCodeServer();
@@ -90,6 +91,7 @@ export async function startCodeServer(options) {
     '--disable-update-check',
     '--disable-getting-started-override',
     '--ignore-last-opened',
+    ...(options.enableProposedApi ?? []).flatMap((id) => ['--enable-proposed-api', id]),
     options.workspace,
   ];
   const child = spawn(process.execPath, args, {

@@ -15,11 +15,12 @@ const resultsFile = path.join(scratch, 'results.json');
 try {
   await runTests({
     version: process.env.PEON_VSCODE_VERSION ?? '1.99.3',
-    extensionDevelopmentPath: repoRoot,
+    // Peon, and the scripted vscode.lm model the suite talks to (desktop takes several).
+    extensionDevelopmentPath: [repoRoot, path.join(repoRoot, 'test', 'fixtures', 'lm-provider')],
     extensionTestsPath: testsEntry,
     extensionTestsEnv: { PEON_TEST_RESULTS: resultsFile },
     // A fresh profile each run: a view restored from the last run would activate Peon early.
-    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', `--user-data-dir=${path.join(scratch, 'user-data')}`],
+    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--enable-proposed-api=peon-test.peon-test-lm', `--user-data-dir=${path.join(scratch, 'user-data')}`],
   });
 } finally {
   if (fs.existsSync(resultsFile)) {

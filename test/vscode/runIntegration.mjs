@@ -9,6 +9,7 @@ import { artifactsDir, repoRoot } from '../../scripts/paths.mjs';
 import { launchBrowser, openWorkbench } from './browser.mjs';
 import { buildAll } from './buildSuite.mjs';
 import { startCodeServer } from './codeServer.mjs';
+import { packFixtureExtension } from './fixtureExtension.mjs';
 
 const TIMEOUT_MS = Number(process.env.PEON_INTEGRATION_TIMEOUT_MS ?? 180_000);
 
@@ -17,7 +18,9 @@ async function main() {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-integration-'));
   const resultsFile = path.join(scratch, 'results.json');
 
-  const server = await startCodeServer({ workspace, env: { PEON_TEST_RESULTS: resultsFile } });
+  // Installed beside Peon: a scripted model for vscode.lm (the proposed chatProvider API of 1.99).
+  const lmProvider = packFixtureExtension('lm-provider', scratch);
+  const server = await startCodeServer({ workspace, env: { PEON_TEST_RESULTS: resultsFile }, install: [lmProvider], enableProposedApi: ['peon-test.peon-test-lm'] });
   let browser;
   let results;
   try {

@@ -6,6 +6,7 @@ export interface StandaloneWebview {
   readonly violations: string[];
   countMutations(selector: string): Promise<void>;
   mutations(): Promise<number>;
+  posted(): Promise<unknown[]>;
   send(messages: unknown): Promise<void>;
 }
 

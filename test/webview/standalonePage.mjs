@@ -63,6 +63,8 @@ export async function openStandaloneWebview(browser, { width = 420, height = 800
         new MutationObserver((records) => (window.__peonMutations += records.length)).observe(document.querySelector(sel), { subtree: true, childList: true, characterData: true });
       }, selector),
     mutations: () => page.evaluate(() => window.__peonMutations),
+    /** What the webview posted to the host, in order. */
+    posted: () => page.evaluate(() => window.__peonPosted),
     /** Delivers host messages the way VS Code does: as window `message` events. */
     send: (messages) => page.evaluate((list) => list.forEach((m) => window.postMessage(m, '*')), [messages].flat()),
   };

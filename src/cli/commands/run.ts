@@ -3,7 +3,7 @@
 // human-readable mode cuts tool results to 500 characters (the model always gets them whole).
 
 import { runAgentTurn, type LoopEvent } from '../../core/agent/loop';
-import { contextWindowOf, priceOf } from '../../core/model/modelInfo';
+import { priceOf, windowOf } from '../../core/model/modelInfo';
 import { buildSystemPrompt } from '../../core/agent/systemPrompt';
 import { anthropicClient } from '../../core/model/anthropicClient';
 import type { ModelClient } from '../../core/model/modelClient';
@@ -94,7 +94,7 @@ export const runCommand = {
         system: buildSystemPrompt({ workspace: host.workspace, tools, date: new Date() }),
         tools,
         signal: host.signal,
-        compaction: { contextWindow: contextWindowOf(model), threshold: 0.8, keepTurns: 1, memoryRoot: host.workspace.root.root },
+        compaction: { contextWindow: windowOf(client), threshold: 0.8, keepTurns: 1, memoryRoot: host.workspace.root.root },
         ...(price ? { price } : {}),
         onEvent: (event) => (json ? io.stdout(`${JSON.stringify(event)}\n`) : human(event, io, last)),
       });

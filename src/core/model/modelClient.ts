@@ -67,6 +67,8 @@ export class ModelError extends Error {
 export interface ModelClient {
   readonly provider: string;
   readonly model: string;
+  /** The context window when the API reports it (VS Code's models do); else modelInfo's table. */
+  readonly contextWindow?: number;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
 }
 

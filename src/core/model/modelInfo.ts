@@ -3,7 +3,7 @@
 // published prices per million tokens as of the date below; a model not listed, or
 // any other endpoint (OpenRouter, a proxy, a local server), has no known price unless
 // the user sets `peon.model.price`. An unknown cost is shown as unknown, never as $0.
-import type { Usage } from './modelClient';
+import type { ModelClient, Usage } from './modelClient';
 
 /** USD per million tokens. */
 export interface Price {
@@ -110,3 +110,6 @@ export function contextWindowOf(model: string): number {
   const known = longestPrefix(WINDOWS, id) ?? (id.includes('claude') ? WINDOWS.claude : undefined);
   return known ?? 128_000;
 }
+
+/** The client's context window: as its API reports it, else as the table knows it. */
+export const windowOf = (client: ModelClient): number => client.contextWindow ?? contextWindowOf(client.model);

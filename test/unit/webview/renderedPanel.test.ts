@@ -139,4 +139,17 @@ describe('model output in the panel', () => {
     expect((await status.textContent())?.replace(/\s+/g, ' ').trim()).toBe('Context 45.2k / 200.0k (23%) · this chat: 120.5k in, 3.4k out, 80.0k cached, $1.50 · last prompt $0.0123');
     await view.page.close();
   }, 30_000);
+
+  test("first run offers VS Code's models and a local Ollama's; a click posts the choice", async () => {
+    const view = await openStandaloneWebview(browser);
+    await view.send([
+      { type: 'init', entries: [], model: { state: 'unconfigured' } },
+      { type: 'localModels', models: ['llama3.1:8b'], languageModels: [{ id: 'copilot-gpt-4o', name: 'GPT-4o (copilot)' }] },
+    ]);
+    const choices = view.page.getByRole('region', { name: 'Choose a model' }).getByRole('button');
+    expect(await choices.allTextContents()).toEqual(['VS Code: GPT-4o (copilot)', 'Ollama: llama3.1:8b', 'Anthropic', 'OpenAI or compatible']);
+    await choices.first().click();
+    expect((await view.posted()).at(-1)).toEqual({ type: 'setup', choice: 'vscode-lm', model: 'copilot-gpt-4o' });
+    await view.page.close();
+  }, 30_000);
 });
