@@ -73,6 +73,12 @@ export const SETTINGS = {
     description:
       'What the model costs you, in USD per million tokens (`{"input": 3, "output": 15}`; cache reads and writes default to the input price). Without it Peon shows the list price of the official Anthropic and OpenAI endpoints, and no cost for any other. Read from user settings only.',
   },
+  'peon.compaction.threshold': {
+    schema: z.number().min(0.3).max(0.95),
+    scope: 'window',
+    default: 0.8,
+    description: 'How full the context window may get (a share of it, 0.3–0.95) before older turns are summarised into one message.',
+  },
   'peon.bash.defaultTimeoutSeconds': {
     schema: z.number().int().min(1).max(86_400),
     scope: 'window',

@@ -81,7 +81,7 @@ export class ChatAgent {
         this.host.approve,
         permissionConfig(layers),
       );
-      const policy = { contextWindow: windowOf(client), threshold: 0.8, keepTurns: 2 };
+      const policy = { contextWindow: windowOf(client), threshold: settings['peon.compaction.threshold'] ?? 0.8, keepTurns: 2 };
       const result = await runAgentTurn(this.history, prompt, {
         client,
         contextTokens: this.contextTokens,

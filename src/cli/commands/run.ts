@@ -94,7 +94,7 @@ export const runCommand = {
         system: buildSystemPrompt({ workspace: host.workspace, tools, date: new Date() }),
         tools,
         signal: host.signal,
-        compaction: { contextWindow: windowOf(client), threshold: 0.8, keepTurns: 1, memoryRoot: host.workspace.root.root },
+        compaction: { contextWindow: windowOf(client), threshold: values['peon.compaction.threshold'] ?? 0.8, keepTurns: 1, memoryRoot: host.workspace.root.root },
         ...(price ? { price } : {}),
         onEvent: (event) => (json ? io.stdout(`${JSON.stringify(event)}\n`) : human(event, io, last)),
       });
