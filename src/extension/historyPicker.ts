@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
 import type { ChatViewProvider } from './chatViewProvider';
 
-const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete this conversation' };
+// Made when the picker opens, not at load: loading the bundle touches no VS Code API (PERF.md B12).
+const deleteButton = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete this conversation' });
 
 /** "Peon: Show History": pick a saved conversation to continue; the trash button deletes one (after asking). */
 export async function showHistory(chat: ChatViewProvider): Promise<void> {
   const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { id: string }>();
   const refresh = (): void => {
-    pick.items = chat.listSessions().map((s) => ({ id: s.id, label: s.title, description: new Date(s.updatedAt).toLocaleString(), buttons: [DELETE] }));
+    pick.items = chat.listSessions().map((s) => ({ id: s.id, label: s.title, description: new Date(s.updatedAt).toLocaleString(), buttons: [deleteButton()] }));
   };
   pick.title = 'Peon: conversations';
   pick.placeholder = 'Pick a conversation to continue';
