@@ -2,6 +2,7 @@
 // `peon` CLI (cjs with a shebang) and the Svelte webview (iife + css).
 // Flags: --watch rebuilds on change; --production minifies and drops sourcemaps.
 import { chmod, copyFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import * as esbuild from 'esbuild';
 import sveltePlugin from 'esbuild-svelte';
@@ -57,7 +58,18 @@ async function copyRipgrep() {
   await chmod(`dist/bin/${exe}`, 0o755);
 }
 
+/**
+ * The bash grammar the permission gate parses commands with (src/core/shell), as
+ * dist/wasm/{tree-sitter,tree-sitter-bash}.wasm next to the bundles.
+ */
+async function copyShellGrammar() {
+  const dir = path.dirname(createRequire(import.meta.url).resolve('@vscode/tree-sitter-wasm/package.json'));
+  await mkdir('dist/wasm', { recursive: true });
+  for (const file of ['tree-sitter.wasm', 'tree-sitter-bash.wasm']) await copyFile(path.join(dir, 'wasm', file), `dist/wasm/${file}`);
+}
+
 await copyRipgrep();
+await copyShellGrammar();
 
 if (watch) {
   // One "[watch] build started/finished" pair for all three outputs, so the F5 task

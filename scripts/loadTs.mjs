@@ -18,6 +18,7 @@ export async function loadTs(relativePath) {
     mainFields: ['module', 'main'],
   });
   const module = { exports: {} };
-  new Function('module', 'exports', 'require', outputFiles[0].text)(module, module.exports, createRequire(file));
+  // The CommonJS wrapper Node gives a module, __filename and __dirname included.
+  new Function('module', 'exports', 'require', '__filename', '__dirname', outputFiles[0].text)(module, module.exports, createRequire(file), file, path.dirname(file));
   return module.exports;
 }

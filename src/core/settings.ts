@@ -107,7 +107,7 @@ export const SETTINGS = {
     scope: 'window',
     merge: 'tighten',
     description:
-      'Per-tool modes, e.g. `{"write": "ask", "delete": "deny"}`. Among matching rules deny beats ask beats allow. A workspace may only add ask or deny; its allow is ignored. Pattern rules (`{"bash": {"git status": "allow"}}`) are not supported yet: such a tool asks for every call.',
+      'Per-tool modes (`{"write": "ask", "delete": "deny"}`) or pattern rules: command patterns for bash, judged segment by segment (`{"bash": {"npm test": "allow", "npm run *": "allow", "curl *": "deny"}}`), path globs for file tools (`{"write": {"src/**": "allow"}}`). Among matching rules deny beats ask beats allow; destructive commands and protected paths always ask. A workspace may only add ask or deny; its allow is ignored.',
   },
 } as const satisfies Record<string, SettingSpec>;
 

@@ -208,6 +208,16 @@ describe('permissions through the CLI (--config is user scope, .vscode/settings.
     expect(fs.existsSync(path.join(root, '.git/hooks/pre-commit'))).toBe(false);
   });
 
+  test('bash pattern rules, segment by segment: a user allow runs; a chained command asks; a workspace allow is ignored, its deny applies', () => {
+    const root = makeWorkspace({ '.vscode/settings.json': '{ "peon.permission.rules": { "bash": { "touch *": "allow", "echo denied*": "deny" } } }' });
+    const bash = (command: string) => json(peon(['tool', 'bash', '--workspace', root, '--config', config({ bash: { 'echo *': 'allow' } }), '--input', JSON.stringify({ command })]).lines[0]!);
+    expect(bash('echo hello')).toMatchObject({ ok: true, output: 'hello\n[exit code 0]', permission: { decision: 'allow', source: 'peon.permission.rules (user): bash "echo *" -> allow' } });
+    // The second segment is neither allowed nor read-only: the line asks, and --approve none denies it.
+    expect(bash('echo hello && touch made.txt')).toMatchObject({ ok: false, permission: { decision: 'ask', answer: 'denied', reasons: ['`touch made.txt`: touch is not one of the read-only commands Peon runs without asking'] } });
+    expect(fs.existsSync(path.join(root, 'made.txt'))).toBe(false);
+    expect(bash('echo denied now')).toMatchObject({ ok: false, permission: { decision: 'deny', source: 'peon.permission.rules (workspace): bash "echo denied*" -> deny' } });
+  });
+
   test('corrupt rules fail closed: even a read asks', () => {
     const root = makeWorkspace({ 'a.txt': 'x' });
     const r = peon(['tool', 'read', '--workspace', root, '--config', config({ read: 'perhaps' }), '--input', '{"path":"a.txt"}']);

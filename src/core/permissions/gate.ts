@@ -1,7 +1,13 @@
-// The first permission gate (DESIGN.md §5), good enough for the file tools: it turns
-// a tool's assessment into allow / ask / deny and says why. The full middleware
-// (rules, shell segments, session grants) replaces the mode lookup, not this shape.
+// The one permission gate (DESIGN.md §5) every tool call passes, whoever makes it: a
+// tool's assessment, the rules and the session's grants in; allow / ask / deny out,
+// with the rule or default that decided and, for commands, the segment that did.
+import path from 'node:path';
+import { analyzeCommand } from '../shell/segments';
 import type { Assessment } from '../tools/contract';
+import type { ResolvedPath } from '../workspace/workspace';
+import { whyDestructive, whyNotWhitelisted } from './commandJudge';
+import type { SessionGrants } from './grants';
+import { commandMatches, pathMatches, strictestMatch } from './patterns';
 import { DEFAULT_PERMISSIONS, type PermissionConfig } from './rules';
 
 export const PERMISSION_MODES = ['allow', 'ask', 'deny', 'semi-ask', 'semi-judge'] as const;
@@ -10,13 +16,19 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 export interface PermissionDecision {
   readonly decision: 'allow' | 'ask' | 'deny';
   readonly mode: PermissionMode;
-  /** Which rule or default produced the mode. */
+  /** Which rule or default produced the decision. */
   readonly source: string;
   /** Why this call asks (or is denied): shown on the card. */
   readonly reasons: readonly string[];
+  /**
+   * What "allow for this session" and "always allow" would cover: the command's
+   * segments, or the paths. Empty when the call cannot be granted (a destructive or
+   * unparseable command, a protected path).
+   */
+  readonly grantable: readonly string[];
 }
 
-/** Built-in defaults (Pegg's table): file tools semi-ask. */
+/** Built-in defaults (Pegg's table): file tools semi-ask, bash semi-judge. */
 const DEFAULT_MODES: Readonly<Record<string, PermissionMode>> = {
   read: 'semi-ask',
   write: 'semi-ask',
@@ -37,7 +49,29 @@ export function modeFor(tool: string, config: PermissionConfig = DEFAULT_PERMISS
   return mode ? { mode, source: `default for ${tool}: ${mode}` } : { mode: config.defaultMode, source: config.defaultSource };
 }
 
-/** What about the paths of a call needs a person's eye, whatever the mode. */
+export interface GateInput {
+  readonly tool: string;
+  readonly assessment: Assessment;
+  readonly config?: PermissionConfig;
+  readonly grants?: SessionGrants;
+  /** Resolves a path argument of a command the way the tools would (workspace-relative or absolute). */
+  readonly resolve?: (input: string) => ResolvedPath;
+  /** The workspace folders, for spotting commands that delete one of them. */
+  readonly roots?: readonly string[];
+}
+
+const deny = (mode: PermissionMode, source: string, reasons: string[]): PermissionDecision => ({ decision: 'deny', mode, source, reasons, grantable: [] });
+
+/** The decision for one call. */
+export async function judge(input: GateInput): Promise<PermissionDecision> {
+  const config = input.config ?? DEFAULT_PERMISSIONS;
+  const { mode, source } = modeFor(input.tool, config);
+  const summary = input.assessment.summary;
+  if (summary.kind === 'command') return judgeCommand(input, summary.command, mode, source, config);
+  return judgePaths(input, mode, source, config);
+}
+
+/** What about a path needs a person's eye, whatever the mode. */
 function pathReasons(assessment: Assessment): { risky: string[]; protectedPaths: string[] } {
   const risky: string[] = [];
   const protectedPaths: string[] = [];
@@ -51,21 +85,104 @@ function pathReasons(assessment: Assessment): { risky: string[]; protectedPaths:
   return { risky, protectedPaths };
 }
 
-export function decide(assessment: Assessment, mode: PermissionMode, source: string): PermissionDecision {
+function judgePaths(input: GateInput, mode: PermissionMode, source: string, config: PermissionConfig): PermissionDecision {
+  const { assessment, tool } = input;
+  const displays = assessment.paths.map((p) => p.display);
+  const rules = config.failClosed ? [] : (config.patterns[tool] ?? []);
+  const matched = displays.map((d) => strictestMatch(rules, (pattern) => pathMatches(pattern, d)));
+  const denied = matched.find((m) => m?.mode === 'deny');
+  if (mode === 'deny') return deny(mode, source, [source]);
+  if (denied) return deny(denied.mode, denied.source, [denied.source]);
   const { risky, protectedPaths } = pathReasons(assessment);
-  // Protected paths ask before any change, in every mode but deny.
-  if (mode === 'deny') return { decision: 'deny', mode, source, reasons: [`${source}`] };
-  if (protectedPaths.length > 0) return { decision: 'ask', mode, source, reasons: protectedPaths };
+  // Protected paths ask before any change, whatever allows it.
+  if (protectedPaths.length > 0) return { decision: 'ask', mode, source, reasons: protectedPaths, grantable: [] };
+  const grantable = displays;
+  const granted = displays.length > 0 && displays.every((d) => input.grants?.has(tool, d));
+  if (granted) return { decision: 'allow', mode, source: `allowed for this session: ${tool} ${displays.join(', ')}`, reasons: [], grantable };
+  const asked = matched.find((m) => m?.mode === 'ask' || m?.mode === 'semi-ask' || m?.mode === 'semi-judge');
+  if (asked) return { decision: 'ask', mode: asked.mode, source: asked.source, reasons: [asked.source], grantable };
+  if (displays.length > 0 && matched.every((m) => m?.mode === 'allow')) return { decision: 'allow', mode: 'allow', source: matched[0]!.source, reasons: [], grantable };
   switch (mode) {
     case 'allow':
-      return { decision: 'allow', mode, source, reasons: [] };
+      return { decision: 'allow', mode, source, reasons: [], grantable };
     case 'ask':
-      return { decision: 'ask', mode, source, reasons: [`${source}`] };
+      return { decision: 'ask', mode, source, reasons: [source], grantable };
     case 'semi-ask':
     case 'semi-judge': {
       const reasons = [...(assessment.writes ? ['it changes files'] : []), ...risky];
       if (assessment.risk !== 'read_only' && !assessment.writes && reasons.length === 0) reasons.push(`its risk is ${assessment.risk}`);
-      return reasons.length === 0 ? { decision: 'allow', mode, source, reasons } : { decision: 'ask', mode, source, reasons };
+      return { decision: reasons.length === 0 ? 'allow' : 'ask', mode, source, reasons, grantable };
     }
   }
+}
+
+const segmentKey = (segment: { argv: readonly string[] | undefined; text: string }): string => (segment.argv ? segment.argv.join(' ') : segment.text.trim().replace(/\s+/g, ' '));
+
+async function judgeCommand(input: GateInput, command: string, mode: PermissionMode, source: string, config: PermissionConfig): Promise<PermissionDecision> {
+  if (mode === 'deny') return deny(mode, source, [source]);
+  const analysis = await analyzeCommand(command);
+  const rules = config.failClosed ? [] : (config.patterns[input.tool] ?? []);
+  const cwdPath = input.assessment.paths[0];
+  const cwd = cwdPath?.canonical ?? process.cwd();
+  const matches = analysis.segments.map((s) => strictestMatch(rules, (pattern) => commandMatches(pattern, segmentKey(s))));
+
+  // Deny wins over everything, segment by segment (also inside substitutions).
+  const denied = matches.findIndex((m) => m?.mode === 'deny');
+  if (denied >= 0) return deny('deny', matches[denied]!.source, [`\`${analysis.segments[denied]!.text}\` is denied by ${matches[denied]!.source}`]);
+
+  // Destructive commands and what the parser cannot vouch for always ask.
+  const always: string[] = [...analysis.issues.map((i) => `the command ${i}`)];
+  for (const segment of analysis.segments) {
+    const why = segment.argv && whyDestructive(segment.argv, input.roots ?? [], cwd);
+    if (why) always.push(`\`${segment.text}\`: ${why} (destructive commands always ask)`);
+  }
+  const grantable = always.length > 0 ? [] : analysis.segments.map(segmentKey);
+  if (always.length > 0) {
+    const segmentIssues = analysis.segments.filter((s) => s.issues.length > 0).map((s) => `\`${s.text}\` ${s.issues.join('; ')}`);
+    return { decision: 'ask', mode, source, reasons: [...always, ...segmentIssues], grantable };
+  }
+  if (mode === 'allow') return { decision: 'allow', mode, source, reasons: [], grantable };
+  if (mode === 'ask') return { decision: 'ask', mode, source, reasons: [source], grantable };
+
+  // semi-judge (and semi-ask): every segment must pass on its own.
+  const check = (arg: string): string | undefined => {
+    if (!input.resolve) return 'paths cannot be checked here';
+    let p: ResolvedPath;
+    try {
+      p = input.resolve(path.isAbsolute(arg) ? arg : path.join(cwdPath?.display === '.' || !cwdPath ? '' : cwdPath.display, arg));
+    } catch {
+      return `${arg} is not a path Peon can check`;
+    }
+    if (!p.inside) return `${arg} is outside the workspace`;
+    if (p.secretReasons.length > 0) return `${arg}: ${p.secretReasons[0]}`;
+    if (p.protectedReason) return `${arg} is protected: ${p.protectedReason}`;
+    return undefined;
+  };
+  const reasons: string[] = [];
+  let decidedBy = source;
+  analysis.segments.forEach((segment, i) => {
+    const match = matches[i];
+    const label = `\`${segment.text}\``;
+    if (segment.issues.length > 0) {
+      reasons.push(`${label} ${segment.issues.join('; ')}`);
+      return;
+    }
+    if (match?.mode === 'ask' || match?.mode === 'semi-ask' || match?.mode === 'semi-judge') {
+      reasons.push(`${label} asks by ${match.source}`);
+      decidedBy = match.source;
+      return;
+    }
+    if (match?.mode === 'allow') {
+      decidedBy = match.source;
+      return;
+    }
+    if (input.grants?.has(input.tool, segmentKey(segment))) {
+      decidedBy = `allowed for this session: ${segmentKey(segment)}`;
+      return;
+    }
+    const why = segment.argv ? whyNotWhitelisted(segment.argv, check) : 'its words are not all literal';
+    if (why) reasons.push(`${label}: ${why}`);
+  });
+  if (reasons.length > 0) return { decision: 'ask', mode, source, reasons, grantable };
+  return { decision: 'allow', mode, source: decidedBy, reasons: [], grantable };
 }

@@ -3,12 +3,15 @@
 // A rule that does not parse fails closed: every tool asks, and the warning says why.
 import { PERMISSION_MODE_VALUES, SETTINGS, type SettingLayers } from '../settings';
 import type { PermissionMode } from './gate';
+import type { PatternRule } from './patterns';
 
 export interface PermissionConfig {
   /** Tool -> mode, from the rules. */
   readonly rules: Readonly<Record<string, PermissionMode>>;
   /** Where each rule came from, for the card ("peon.permission.rules (workspace): write -> deny"). */
   readonly sources: Readonly<Record<string, string>>;
+  /** Tool -> its pattern rules (command patterns for bash, path globs for file tools). */
+  readonly patterns: Readonly<Record<string, readonly PatternRule[]>>;
   readonly defaultMode: PermissionMode;
   readonly defaultSource: string;
   /** Every tool asks: the rules were unusable. */
@@ -38,22 +41,31 @@ export function permissionConfig(layers: SettingLayers): PermissionConfig {
     return undefined;
   };
 
+  const patterns: Record<string, PatternRule[]> = {};
+  const addPattern = (tool: string, pattern: string, mode: PermissionMode, scope: 'user' | 'workspace'): void => {
+    (patterns[tool] ??= []).push({ pattern, mode, source: `${RULES} (${scope}): ${tool} ${JSON.stringify(pattern)} -> ${mode}` });
+  };
   for (const [tool, value] of Object.entries(read('user') ?? {})) {
     if (typeof value === 'string') {
       rules[tool] = value as PermissionMode;
       sources[tool] = `${RULES} (user): ${tool} -> ${value}`;
     } else {
-      rules[tool] = 'ask';
-      sources[tool] = `${RULES} (user): ${tool} has pattern rules, not supported yet, so every call asks`;
-      warnings.push(`${RULES}: pattern rules for ${tool} are not supported yet; every ${tool} call asks.`);
+      for (const [pattern, mode] of Object.entries(value as Record<string, PermissionMode>)) addPattern(tool, pattern, mode, 'user');
     }
   }
   for (const [tool, value] of Object.entries(read('workspace') ?? {})) {
-    const modes = typeof value === 'string' ? [value as PermissionMode] : (Object.values(value as Record<string, PermissionMode>) as PermissionMode[]);
-    const tightening = modes.filter((m) => m === 'ask' || m === 'deny');
-    if (tightening.length < modes.length) warnings.push(`${RULES} in workspace settings may only add ask or deny; its looser rule for ${tool} is ignored.`);
-    if (tightening.length === 0) continue;
-    const mode = tightening.reduce<PermissionMode>(stricter, 'ask');
+    if (typeof value !== 'string') {
+      for (const [pattern, mode] of Object.entries(value as Record<string, PermissionMode>)) {
+        if (mode === 'ask' || mode === 'deny') addPattern(tool, pattern, mode, 'workspace');
+        else warnings.push(`${RULES} in workspace settings may only add ask or deny; ${tool} ${JSON.stringify(pattern)} -> ${mode} is ignored.`);
+      }
+      continue;
+    }
+    const mode = value as PermissionMode;
+    if (mode !== 'ask' && mode !== 'deny') {
+      warnings.push(`${RULES} in workspace settings may only add ask or deny; its looser rule for ${tool} is ignored.`);
+      continue;
+    }
     const current = rules[tool];
     if (current === undefined || stricter(current, mode) === mode) {
       rules[tool] = mode;
@@ -81,7 +93,7 @@ export function permissionConfig(layers: SettingLayers): PermissionConfig {
       warnings.push(`${DEFAULT} in workspace settings may only tighten; ${value} is ignored.`);
     }
   }
-  return { rules, sources, defaultMode, defaultSource, failClosed, warnings };
+  return { rules, sources, patterns, defaultMode, defaultSource, failClosed, warnings };
 }
 
 /** No settings at all: the built-in defaults. */

@@ -1,6 +1,7 @@
 // One session's tool calls: validate -> assess -> permission gate -> execute -> result,
 // serially in the order they were made. Every call gets exactly one outcome.
-import { decide, modeFor, type PermissionDecision } from '../permissions/gate';
+import { judge, type PermissionDecision } from '../permissions/gate';
+import { SessionGrants } from '../permissions/grants';
 import { DEFAULT_PERMISSIONS, type PermissionConfig } from '../permissions/rules';
 import type { AnyTool, Assessment, Risk, ToolContext } from './contract';
 import type { ToolRegistry } from './registry';
@@ -13,7 +14,11 @@ export interface ApprovalRequest {
   readonly permission: PermissionDecision;
 }
 
-export type ApprovalReply = { readonly approved: true } | { readonly approved: false; readonly message?: string };
+/**
+ * A person's answer. `scope`: this call only (default), the rest of this session (the
+ * call's `grantable` patterns), or always (the host also writes a user-settings rule).
+ */
+export type ApprovalReply = { readonly approved: true; readonly scope?: 'once' | 'session' | 'always' } | { readonly approved: false; readonly message?: string };
 export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalReply>;
 
 export interface PermissionOutcome extends PermissionDecision {
@@ -35,6 +40,8 @@ export class ToolSession {
     readonly context: ToolContext,
     private readonly approve: Approver,
     private readonly permissions: PermissionConfig = DEFAULT_PERMISSIONS,
+    /** What the person allowed for this session; shared by every call the session makes. */
+    readonly grants: SessionGrants = new SessionGrants(),
   ) {}
 
   /** Runs one call after every call made before it has finished. */
@@ -95,12 +102,20 @@ export class ToolSession {
   }
 
   private async gate(tool: AnyTool, assessment: Assessment, signal: AbortSignal): Promise<PermissionOutcome> {
-    const { mode, source } = modeFor(tool.name, this.permissions);
-    const permission = decide(assessment, mode, source);
+    const { workspace } = this.context;
+    const permission = await judge({
+      tool: tool.name,
+      assessment,
+      config: this.permissions,
+      grants: this.grants,
+      resolve: (input) => workspace.resolve(input),
+      roots: workspace.folders.map((f) => f.root),
+    });
     if (permission.decision !== 'ask') return permission;
     const reply = await this.approve({ tool: tool.name, agent: this.context.agent, assessment, permission }, signal);
-    if (reply.approved) return { ...permission, answer: 'approved' };
-    return { ...permission, answer: 'denied', ...(reply.message ? { userMessage: reply.message } : {}) };
+    if (!reply.approved) return { ...permission, answer: 'denied', ...(reply.message ? { userMessage: reply.message } : {}) };
+    if ((reply.scope === 'session' || reply.scope === 'always') && permission.grantable.length > 0) this.grants.add(tool.name, permission.grantable);
+    return { ...permission, answer: 'approved' };
   }
 }
 

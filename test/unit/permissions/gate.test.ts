@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { decide, modeFor } from '../../../src/core/permissions/gate';
+import { judge, modeFor, type PermissionMode } from '../../../src/core/permissions/gate';
+import { SessionGrants } from '../../../src/core/permissions/grants';
 import { permissionConfig } from '../../../src/core/permissions/rules';
 import type { Assessment } from '../../../src/core/tools/contract';
 import type { ResolvedPath } from '../../../src/core/workspace/workspace';
@@ -14,32 +15,36 @@ const call = (writes: boolean, paths: ResolvedPath[], risk: Assessment['risk'] =
   summary: { kind: 'generic', text: 'x' },
 });
 
+/** The decision for a `read`/`write` call under `mode` (set as a user rule). */
+const decide = (assessment: Assessment, mode: PermissionMode, source = 'rule', tool = assessment.writes ? 'write' : 'read') =>
+  judge({ tool, assessment, config: permissionConfig({ user: { 'peon.permission.rules': { [tool]: mode } }, workspace: {} }) }).then((d) => ({ ...d, source: d.source.replace(/^peon\.permission\.rules \(user\): .*/, source) }));
+
 describe('semi-ask, the file tools default', () => {
-  test('an ordinary read runs', () => expect(decide(call(false, [at('src/a.ts')]), 'semi-ask', 's')).toMatchObject({ decision: 'allow', reasons: [] }));
-  test('a write asks', () => expect(decide(call(true, [at('src/a.ts')]), 'semi-ask', 's')).toMatchObject({ decision: 'ask', reasons: ['it changes files'] }));
+  test('an ordinary read runs', async () => expect(await decide(call(false, [at('src/a.ts')]), 'semi-ask', 's')).toMatchObject({ decision: 'allow', reasons: [] }));
+  test('a write asks', async () => expect(await decide(call(true, [at('src/a.ts')]), 'semi-ask', 's')).toMatchObject({ decision: 'ask', reasons: ['it changes files'] }));
   test.each([
     [{ inside: false }, 'is outside the workspace'],
     [{ secretReasons: ['.env looks like a secret'] }, '.env looks like a secret'],
     [{ ignored: true }, 'is ignored'],
     [{ protectedReason: 'VS Code workspace configuration' }, 'is protected'],
-  ])('a read of a path with %j asks', (facts, reason) => {
-    const d = decide(call(false, [at('p', facts)]), 'semi-ask', 's');
+  ])('a read of a path with %j asks', async (facts, reason) => {
+    const d = await decide(call(false, [at('p', facts)]), 'semi-ask', 's');
     expect(d.decision).toBe('ask');
     expect(d.reasons.join(' ')).toContain(reason);
   });
 });
 
 describe('other modes', () => {
-  test('allow runs writes, but a protected path still asks', () => {
-    expect(decide(call(true, [at('src/a.ts')]), 'allow', 'rule')).toMatchObject({ decision: 'allow' });
-    expect(decide(call(true, [at('.vscode/settings.json', { protectedReason: 'VS Code workspace configuration' })]), 'allow', 'rule')).toMatchObject({
+  test('allow runs writes, but a protected path still asks', async () => {
+    expect(await decide(call(true, [at('src/a.ts')]), 'allow', 'rule')).toMatchObject({ decision: 'allow' });
+    expect(await decide(call(true, [at('.vscode/settings.json', { protectedReason: 'VS Code workspace configuration' })]), 'allow', 'rule')).toMatchObject({
       decision: 'ask',
       reasons: ['.vscode/settings.json is protected: VS Code workspace configuration'],
     });
   });
-  test('ask always asks, deny always denies, naming the rule', () => {
-    expect(decide(call(false, [at('a')]), 'ask', 'my rule')).toMatchObject({ decision: 'ask', source: 'my rule' });
-    expect(decide(call(true, [at('.git/config', { protectedReason: 'git' })]), 'deny', 'my rule')).toMatchObject({ decision: 'deny', source: 'my rule' });
+  test('ask always asks, deny always denies, naming the rule', async () => {
+    expect(await decide(call(false, [at('a')]), 'ask', 'my rule')).toMatchObject({ decision: 'ask', source: 'my rule' });
+    expect(await decide(call(true, [at('.git/config', { protectedReason: 'git' })]), 'deny', 'my rule')).toMatchObject({ decision: 'deny', source: 'my rule' });
   });
   test('every built-in file tool defaults to semi-ask; others fall back to ask', () => {
     for (const tool of ['read', 'write', 'edit', 'delete', 'list', 'glob', 'grep']) expect(modeFor(tool)).toEqual({ mode: 'semi-ask', source: `default for ${tool}: semi-ask` });
@@ -73,10 +78,31 @@ describe('peon.permission.rules and .default from user and workspace scope', () 
     expect(c.warnings[0]).toMatch(/is not valid .*every tool asks/);
   });
 
-  test('pattern rules are not supported yet: that tool asks for every call', () => {
-    const c = config({ 'peon.permission.rules': { read: { 'src/**': 'allow' } } });
-    expect(modeFor('read', c).mode).toBe('ask');
-    expect(c.warnings).toEqual(['peon.permission.rules: pattern rules for read are not supported yet; every read call asks.']);
+  test('path pattern rules: deny beats ask beats allow; a workspace may only add ask or deny', async () => {
+    const c = config(
+      { 'peon.permission.rules': { write: { 'src/**': 'allow', 'src/generated/**': 'deny' } } },
+      { 'peon.permission.rules': { write: { 'src/secret/**': 'ask', 'docs/**': 'allow' } } },
+    );
+    const write = (p: string) => judge({ tool: 'write', assessment: call(true, [at(p)]), config: c });
+    expect(await write('src/a.ts')).toMatchObject({ decision: 'allow', source: 'peon.permission.rules (user): write "src/**" -> allow' });
+    expect(await write('src/generated/x.ts')).toMatchObject({ decision: 'deny', source: 'peon.permission.rules (user): write "src/generated/**" -> deny' });
+    expect(await write('src/secret/k.ts')).toMatchObject({ decision: 'ask', source: 'peon.permission.rules (workspace): write "src/secret/**" -> ask' });
+    // The workspace's allow is ignored: docs/ falls back to the default, semi-ask.
+    expect(await write('docs/a.md')).toMatchObject({ decision: 'ask', source: 'default for write: semi-ask' });
+    expect(c.warnings).toEqual(['peon.permission.rules in workspace settings may only add ask or deny; write "docs/**" -> allow is ignored.']);
+    // A protected path asks under an allow pattern.
+    const protectedWrite = await judge({ tool: 'write', assessment: call(true, [at('src/.vscode/settings.json', { protectedReason: 'VS Code workspace configuration' })]), config: c });
+    expect(protectedWrite).toMatchObject({ decision: 'ask', grantable: [] });
+  });
+
+  test('allowed for this session: the exact tool and path run without asking; other paths still ask', async () => {
+    const grants = new SessionGrants();
+    grants.add('write', ['src/a.ts']);
+    expect(await judge({ tool: 'write', assessment: call(true, [at('src/a.ts')]), grants })).toMatchObject({ decision: 'allow', source: 'allowed for this session: write src/a.ts' });
+    expect(await judge({ tool: 'write', assessment: call(true, [at('src/b.ts')]), grants })).toMatchObject({ decision: 'ask', grantable: ['src/b.ts'] });
+    expect(await judge({ tool: 'edit', assessment: call(true, [at('src/a.ts')]), grants })).toMatchObject({ decision: 'ask' });
+    grants.revoke('write', 'src/a.ts');
+    expect(await judge({ tool: 'write', assessment: call(true, [at('src/a.ts')]), grants })).toMatchObject({ decision: 'ask' });
   });
 
   test('peon.permission.default: user sets it, the workspace may only tighten it', () => {

@@ -1,0 +1,199 @@
+// A command line split into every simple command it runs (DESIGN.md §5): through
+// `&&`, `||`, `;`, `|`, `&`, newlines, subshells, groups, and into command and process
+// substitutions. Each segment carries its words when they are plain literals, and the
+// reasons the parser cannot vouch for it (a redirection, an expansion, an assignment,
+// a here-document, a command that runs other commands). Judging happens elsewhere
+// (permissions/commandJudge.ts); this only says what is there.
+import os from 'node:os';
+import type { Node } from '@vscode/tree-sitter-wasm';
+import { parseBash } from './bashParser';
+
+export interface ShellSegment {
+  /** The segment as written. */
+  readonly text: string;
+  /** Its words after quote removal, when every word is a literal (no expansion, no glob). */
+  readonly argv: readonly string[] | undefined;
+  /** Why this segment cannot be judged from its words alone; empty when it can. */
+  readonly issues: readonly string[];
+}
+
+export interface CommandAnalysis {
+  /** False when there is no parser, or the line does not parse cleanly. */
+  readonly parsed: boolean;
+  readonly segments: readonly ShellSegment[];
+  /** Reasons about the line as a whole (several lines, control structures, parse errors). */
+  readonly issues: readonly string[];
+}
+
+/** Commands that run other commands or code: what they run is not in their words. */
+const RUNS_OTHERS = new Set(['eval', 'exec', 'source', '.', 'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'xargs', 'env', 'sudo', 'su', 'doas', 'nohup', 'timeout', 'nice', 'ionice', 'command', 'builtin', 'time', 'watch', 'setsid', 'parallel', 'strace', 'chroot', 'script']);
+
+/** Redirections that only join or drop output, never touch a file. */
+const HARMLESS_REDIRECT = /^(\d?>&\d|\d?>&-|&?\d?>>?\s*\/dev\/null)$/;
+
+const GLOB = /[*?[]/;
+
+function unescapeWord(text: string): string {
+  return text.replace(/\\(.)/gs, '$1');
+}
+
+interface Words {
+  argv: string[] | undefined;
+  issues: string[];
+}
+
+/** The literal value of one word node, or why it has none; nested commands are collected into `nested`. */
+function literal(node: Node, nested: ShellSegment[], issues: string[]): string | undefined {
+  switch (node.type) {
+    case 'word':
+    case 'command_name': {
+      if (node.type === 'command_name') {
+        const inner = node.namedChildren[0];
+        if (inner && inner.type !== 'word') return literal(inner, nested, issues);
+      }
+      const text = node.text;
+      if (GLOB.test(text.replace(/\\./g, ''))) issues.push(`expands the glob ${text}`);
+      if (text.startsWith('~')) return os.homedir() + unescapeWord(text.slice(1));
+      return unescapeWord(text);
+    }
+    case 'number':
+      return node.text;
+    case 'raw_string':
+      return node.text.slice(1, -1);
+    case 'string': {
+      const parts = node.namedChildren.filter((c): c is Node => c !== null);
+      let value = '';
+      for (const part of parts) {
+        if (part.type === 'string_content') value += part.text.replace(/\\([$`"\\\n])/g, '$1');
+        else {
+          literal(part, nested, issues);
+          return undefined;
+        }
+      }
+      return value;
+    }
+    case 'concatenation': {
+      let value = '';
+      for (const part of node.namedChildren) {
+        if (!part) continue;
+        const v = literal(part, nested, issues);
+        if (v === undefined) return undefined;
+        value += v;
+      }
+      return value;
+    }
+    case 'simple_expansion':
+    case 'expansion':
+      issues.push(`expands ${node.text}`);
+      return undefined;
+    case 'command_substitution':
+      issues.push(`runs the command substitution ${node.text}`);
+      collect(node, nested, issues);
+      return undefined;
+    case 'process_substitution':
+      issues.push(`runs the process substitution ${node.text}`);
+      collect(node, nested, issues);
+      return undefined;
+    case 'arithmetic_expansion':
+      issues.push(`expands the arithmetic ${node.text}`);
+      return undefined;
+    case 'ansi_c_string':
+      issues.push(`has a $'…' string, whose escapes can hide characters: ${node.text}`);
+      return undefined;
+    case 'brace_expression':
+      issues.push(`expands the braces ${node.text}`);
+      return undefined;
+    default:
+      issues.push(`has ${node.type.replace(/_/g, ' ')} ${node.text}`);
+      return undefined;
+  }
+}
+
+function commandSegment(node: Node, nested: ShellSegment[]): ShellSegment {
+  const issues: string[] = [];
+  const words: Words = { argv: [], issues };
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (child.type === 'variable_assignment') {
+      issues.push(`sets ${child.text} for the command`);
+      collect(child, nested, issues);
+    } else if (child.type === 'file_redirect' || child.type === 'heredoc_redirect' || child.type === 'herestring_redirect') {
+      redirectIssue(child, issues, nested);
+    } else if (child.type === 'comment') {
+      continue;
+    } else {
+      const value = literal(child, nested, issues);
+      if (value === undefined) words.argv = undefined;
+      else words.argv?.push(value);
+    }
+  }
+  const name = words.argv?.[0];
+  if (name !== undefined && RUNS_OTHERS.has(name.split('/').pop() ?? name)) issues.push(`${name} runs other commands, which are not in its words`);
+  return { text: node.text, argv: words.argv, issues };
+}
+
+function redirectIssue(node: Node, issues: string[], nested: ShellSegment[]): void {
+  if (node.type === 'heredoc_redirect') issues.push('reads a here-document');
+  else if (node.type === 'herestring_redirect') issues.push(`reads the here-string ${node.text}`);
+  else if (!HARMLESS_REDIRECT.test(node.text.replace(/\s+/g, ' ').trim())) issues.push(`redirects: ${node.text}`);
+  collect(node, nested, issues);
+}
+
+const CONTROL = new Set(['if_statement', 'while_statement', 'for_statement', 'c_style_for_statement', 'case_statement', 'function_definition', 'test_command']);
+
+/** Walks `node`, appending the simple commands it runs (in order) to `out`. */
+function collect(node: Node, out: ShellSegment[], lineIssues: string[]): void {
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    switch (child.type) {
+      case 'command': {
+        const nested: ShellSegment[] = [];
+        out.push(commandSegment(child, nested));
+        out.push(...nested);
+        break;
+      }
+      case 'redirected_statement': {
+        const body: ShellSegment[] = [];
+        const issues: string[] = [];
+        const nested: ShellSegment[] = [];
+        for (const part of child.namedChildren) {
+          if (!part) continue;
+          if (part.type === 'file_redirect' || part.type === 'heredoc_redirect' || part.type === 'herestring_redirect') redirectIssue(part, issues, nested);
+          else collect({ namedChildren: [part] } as unknown as Node, body, lineIssues);
+        }
+        // A redirection applies to what it follows: every command of its body carries it.
+        out.push(...body.map((s) => ({ ...s, issues: [...s.issues, ...issues] })), ...nested);
+        break;
+      }
+      case 'variable_assignment':
+      case 'declaration_command':
+      case 'unset_command':
+        out.push({ text: child.text, argv: undefined, issues: [`changes the shell's variables: ${child.text}`] });
+        collect(child, out, lineIssues);
+        break;
+      case 'comment':
+        break;
+      default:
+        if (CONTROL.has(child.type)) lineIssues.push(`has a ${child.type.replace(/_(statement|definition|command)$/, '').replace(/_/g, ' ')} construct, judged only as a whole`);
+        if (child.type === 'ERROR' || child.isMissing) lineIssues.push(`does not parse as bash near ${JSON.stringify(child.text.slice(0, 40))}`);
+        collect(child, out, lineIssues);
+    }
+  }
+}
+
+/** Every simple command of `command`, and what keeps each (or the line) from being vouched for. */
+export async function analyzeCommand(command: string): Promise<CommandAnalysis> {
+  const tree = await parseBash(command);
+  if (!tree) return { parsed: false, segments: [], issues: ['no bash parser could be loaded, so the command cannot be judged'] };
+  try {
+    const segments: ShellSegment[] = [];
+    const issues: string[] = [];
+    collect(tree.rootNode, segments, issues);
+    if (tree.rootNode.hasError && !issues.some((i) => i.startsWith('does not parse'))) issues.push('does not parse cleanly as bash');
+    if (/\r|\n/.test(command.trim().replace(/\\\n/g, ''))) issues.push('spans several lines');
+    if (segments.length === 0 && issues.length === 0) issues.push('runs no command Peon can see');
+    return { parsed: !tree.rootNode.hasError, segments, issues };
+  } finally {
+    tree.delete();
+  }
+}
