@@ -6,6 +6,7 @@ import { runAgentTurn, type LoopEvent } from '../core/agent/loop';
 import { buildSystemPrompt } from '../core/agent/systemPrompt';
 import type { HistoryItem, ModelClient } from '../core/model/modelClient';
 import { priceOf, windowOf, type Price } from '../core/model/modelInfo';
+import { SessionGrants, type Grant } from '../core/permissions/grants';
 import { permissionConfig } from '../core/permissions/rules';
 import { locateRipgrep } from '../core/search/ripgrep';
 import type { SettingValues } from '../core/settings';
@@ -33,18 +34,24 @@ export interface AgentHost {
   readonly onReset: (history: HistoryItem[]) => void;
   /** Live output of the running tool call (a command's output as it arrives). */
   readonly onProgress: (text: string) => void;
+  /** What is allowed for this session changed. */
+  readonly onGrants: (grants: readonly Grant[]) => void;
 }
 
 export class ChatAgent {
   private contextTokens = 0;
   private readonly snapshots = new FileSnapshots();
   private running: AbortController | undefined;
+  /** "Allow for this session" answers: they last as long as this conversation. */
+  readonly grants = new SessionGrants();
 
   /** `history`: a resumed session's. */
   constructor(
     private readonly host: AgentHost,
     private readonly history: HistoryItem[] = [],
-  ) {}
+  ) {
+    this.grants.onChange(host.onGrants);
+  }
 
   get busy(): boolean {
     return this.running !== undefined;
@@ -80,6 +87,7 @@ export class ChatAgent {
         },
         this.host.approve,
         permissionConfig(layers),
+        this.grants,
       );
       const policy = { contextWindow: windowOf(client), threshold: settings['peon.compaction.threshold'] ?? 0.8, keepTurns: 2 };
       const result = await runAgentTurn(this.history, prompt, {

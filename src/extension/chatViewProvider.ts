@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { deferred } from '../core/deferred';
 import { modelStatusOf } from '../core/modelStatus';
 import { dispatch, parseWebviewMessage, type HostMessage, type ModelStatus, type WebviewMessage } from '../shared/messages';
-import { dialogApprover } from './approvalDialog';
+import { ApprovalCards } from './approvals';
 import { windowOf } from '../core/model/modelInfo';
 import type { HistoryItem } from '../core/model/modelClient';
 import { SessionStore, type SessionMeta } from '../core/sessions/sessionStore';
@@ -34,6 +34,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
     this.post(message);
   });
+  private readonly approvals: ApprovalCards;
   private agent: ChatAgent;
   private session: string | undefined;
   private readonly sessions: SessionStore;
@@ -51,6 +52,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly secrets: vscode.SecretStorage,
   ) {
     this.sessions = new SessionStore(vscode.Uri.joinPath(storageUri, 'sessions').fsPath);
+    this.approvals = new ApprovalCards((message) => this.post(message), log, storageUri);
     this.agent = this.newAgent();
     this.model = this.readModel();
     this.disposables.push(
@@ -97,6 +99,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.postInit();
   }
 
+  /** What is allowed for this chat's session (the panel lists it; in-host tests read it). */
+  get grants(): ChatAgent['grants'] {
+    return this.agent.grants;
+  }
+
   /** Saved conversations, newest first. */
   listSessions(): SessionMeta[] {
     return this.sessions.list();
@@ -126,7 +133,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       {
         extensionUri: this.extensionUri,
         storageUri: this.storageUri,
-        approve: dialogApprover,
+        approve: this.approvals.broker.approve,
+        onGrants: (grants) => this.post({ type: 'grants', grants: [...grants] }),
         onEvent: (event) => this.transcript.apply(event),
         onHistory: (item) => {
           if (this.session) this.sessions.append(this.session, { type: 'history', item });
@@ -167,6 +175,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   dispose(): void {
+    this.approvals.dispose();
     for (const d of this.disposables) d.dispose();
   }
 
@@ -190,6 +199,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         send: (message) => void this.send(message.text),
         stop: () => this.stop(),
         setup: (message) => void applySetup(message, this.secrets),
+        answer: (message) => void this.approvals.answer(message.id, message.answer, message.message),
+        openDiff: (message) => void this.approvals.openDiff(message.id),
+        revokeGrant: (message) => this.agent.grants.revoke(message.tool, message.pattern),
       },
       parsed.message,
     );
@@ -199,6 +211,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private postInit(): void {
     const { entries, meter } = this.transcript;
     this.post({ type: 'init', entries, model: this.model, ...(meter ? { meter } : {}) });
+    this.post({ type: 'grants', grants: this.agent.grants.list() });
+    for (const card of this.approvals.pending()) this.post({ type: 'approval', card });
   }
 
   private post(message: HostMessage): void {

@@ -35,6 +35,41 @@ export const TranscriptEntry = z.discriminatedUnion('kind', [
 ]);
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
 
+/** A command shown on an approval card: in full, up to the bash tool's own limit. */
+export const CARD_COMMAND_CHARS = 100_000;
+
+/** What will happen, as the tool assessed it (src/core/tools/contract.ts ApprovalSummary). */
+export const ApprovalSummary = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('file-access'), path: z.string().max(4096), reasons: z.array(z.string().max(1000)).max(50) }),
+  z.object({ kind: z.literal('file-change'), path: z.string().max(4096), operation: z.enum(['create', 'overwrite', 'edit', 'delete']), diff: z.string().max(2_000_000), reasons: z.array(z.string().max(1000)).max(50) }),
+  z.object({ kind: z.literal('command'), command: z.string().max(CARD_COMMAND_CHARS), cwd: z.string().max(4096), description: z.string().max(1000).optional() }),
+  z.object({ kind: z.literal('delegate'), executable: z.string().max(4096), argv: z.array(z.string().max(20_000)).max(200), prompt: z.string().max(20_000), workspace: z.string().max(4096), warning: z.string().max(2000) }),
+  z.object({ kind: z.literal('network'), url: z.string().max(8192) }),
+  z.object({ kind: z.literal('question'), text: z.string().max(20_000) }),
+  z.object({ kind: z.literal('generic'), text: z.string().max(20_000) }),
+]);
+export type ApprovalSummary = z.infer<typeof ApprovalSummary>;
+
+/** A pending approval: the card is rendered from this, never from the tool name alone. */
+export const ApprovalCard = z.object({
+  id,
+  tool: z.string().max(200),
+  risk: z.enum(['read_only', 'filesystem', 'process', 'delegate']),
+  summary: ApprovalSummary,
+  /** The rule or default that decided to ask, and why. */
+  source: z.string().max(2000),
+  reasons: z.array(z.string().max(20_000)).max(200),
+  /** What "Allow for this session" covers (command segments or paths); empty: only once. */
+  grantable: z.array(z.string().max(20_000)).max(200),
+  /** Whether "Always allow" can write a user rule for this call. */
+  canAlways: z.boolean(),
+  /** Whether the proposal can be opened in VS Code's diff editor. */
+  canOpenDiff: z.boolean(),
+});
+export type ApprovalCard = z.infer<typeof ApprovalCard>;
+
+export const Grant = z.object({ tool: z.string().max(200), pattern: z.string().max(20_000) });
+
 /** The token meter's numbers. */
 const Meter = z.object({
   contextTokens: z.number().int().min(0),
@@ -68,6 +103,12 @@ export const HostMessage = z.discriminatedUnion('type', [
     /** VS Code's own chat models (Copilot's, or another extension's): no key needed. */
     languageModels: z.array(z.object({ id: z.string().min(1).max(200), name: z.string().max(200) })).max(50).default([]),
   }),
+  /** A call waits for the person: its card stays until answered or withdrawn. */
+  z.object({ type: z.literal('approval'), card: ApprovalCard }),
+  /** The card's request was answered (here or elsewhere) or withdrawn (Stop). */
+  z.object({ type: z.literal('approvalSettled'), id }),
+  /** What is allowed for this session, listed so each can be revoked. */
+  z.object({ type: z.literal('grants'), grants: z.array(Grant).max(1000) }),
   /** Whether a turn is running (the composer offers Stop). */
   z.object({ type: z.literal('busy'), busy: z.boolean() }),
 ]);
@@ -79,6 +120,11 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), composer: z.boolean() }),
   z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS) }),
   z.object({ type: z.literal('stop') }),
+  /** An answer on an approval card; the host ignores an id that is not pending. */
+  z.object({ type: z.literal('answer'), id, answer: z.enum(['once', 'session', 'always', 'deny']), message: z.string().max(4000).optional() }),
+  /** Open a file change's proposal in VS Code's diff editor (without taking focus). */
+  z.object({ type: z.literal('openDiff'), id }),
+  z.object({ type: z.literal('revokeGrant'), tool: z.string().max(200), pattern: z.string().max(20_000) }),
   /** A first-run choice: a provider (asks for a key and a model), or a local model found by the host. */
   z.discriminatedUnion('choice', [
     z.object({ type: z.literal('setup'), choice: z.enum(['anthropic', 'openai']) }),

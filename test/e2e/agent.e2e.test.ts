@@ -74,7 +74,7 @@ test('the conversation is saved: after New Chat, Show History brings it back, an
   expect(sent).toContain('The notes say the build is green.');
 });
 
-test('a command asks in a dialog; approved, its card shows the output while it runs, then the result', async () => {
+test('a command asks on a card; approved, its tool card shows the output while it runs, then the result', async () => {
   const { page } = workbench;
   await page.getByRole('button', { name: 'New Chat' }).click();
   model.script(
@@ -86,11 +86,13 @@ test('a command asks in a dialog; approved, its card shows the output while it r
   await composer.fill('count for me');
   await composer.press('Enter');
 
-  // The approval dialog, rendered from the command summary (the modal stands in for the cards).
-  const dialog = page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ timeout: 20_000 });
-  expect(await dialog.textContent()).toContain('$ for i in 1 2 3 4; do echo tick$i; sleep 0.7; done');
-  await dialog.getByRole('button', { name: 'Allow' }).click();
+  // The approval card, rendered from the command summary: the command in full, and why it asks.
+  const approval = chat.getByRole('group', { name: 'Approval: Run a command' });
+  await approval.waitFor({ timeout: 20_000 });
+  expect(await approval.getByRole('region', { name: 'Command' }).or(approval.locator('pre.command')).first().textContent()).toBe('for i in 1 2 3 4; do echo tick$i; sleep 0.7; done');
+  expect(await approval.locator('.why summary').textContent()).toBe('Asked by default for bash: semi-judge');
+  await approval.getByRole('button', { name: 'Approve', exact: true }).click();
+  await approval.waitFor({ state: 'detached', timeout: 10_000 });
 
   const card = chat.getByRole('group', { name: 'Tool call bash' });
   await card.locator('summary').click();

@@ -16,7 +16,7 @@ describe('webview -> host messages are validated', () => {
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'setup' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'setup' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -75,6 +75,9 @@ test('dispatch calls the handler of the message type, and only it', () => {
     send: (m: Extract<WebviewMessage, { type: 'send' }>) => seen.push(`send:${m.text}`),
     stop: () => seen.push('stop'),
     setup: () => seen.push('setup'),
+    answer: () => seen.push('answer'),
+    openDiff: () => seen.push('openDiff'),
+    revokeGrant: () => seen.push('revokeGrant'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
   dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });

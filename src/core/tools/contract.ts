@@ -30,6 +30,18 @@ export interface Assessment {
    * came from), so execute commits exactly what was approved. Private to the tool.
    */
   readonly prepared?: unknown;
+  /**
+   * A text file change as a whole: what the file will hold, and the hash of what it
+   * holds now (undefined: it does not exist). The card's "Open diff" shows it, and the
+   * person may edit it before approving (the session then writes their version).
+   */
+  readonly proposal?: Proposal;
+}
+
+export interface Proposal {
+  readonly path: ResolvedPath;
+  readonly content: string;
+  readonly currentSha256: string | undefined;
 }
 
 export interface OutputLimits {

@@ -5,7 +5,7 @@ import type { ResolvedPath } from '../workspace/workspace';
 import type { ToolContext } from './contract';
 import { defineTool } from './defineTool';
 import description from './edit.md';
-import { fileChange } from './fileAssessment';
+import { fileChange, PROPOSAL_MAX_BYTES } from './fileAssessment';
 import { replacementDiff } from './fileDiff';
 import { fsError, ToolError } from './toolError';
 import { checkFresh, commitFile, currentFile, sha256, type CurrentFile } from './fileState';
@@ -93,7 +93,8 @@ export const editTool = defineTool({
   async assess(args, ctx) {
     const target = ctx.workspace.resolve(args.path);
     const { prepared, diff } = await prepare(args, target, ctx);
-    return fileChange(target, 'edit', diff, prepared);
+    const proposal = prepared.size <= PROPOSAL_MAX_BYTES ? { path: target, content: Buffer.concat(prepared.pieces).toString('utf8'), currentSha256: sha256(prepared.current.bytes) } : undefined;
+    return fileChange(target, 'edit', diff, prepared, target, proposal);
   },
   async execute(_args, ctx, assessment) {
     const target = assessment.paths[0]!;

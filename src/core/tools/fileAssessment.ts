@@ -1,7 +1,10 @@
 // What every file tool's assessment shares: the risk a path adds, and the reasons a
 // card shows for it.
 import type { ResolvedPath } from '../workspace/workspace';
-import type { Assessment, Risk } from './contract';
+import type { Assessment, Proposal, Risk } from './contract';
+
+/** Larger changes get no "Open diff" proposal: the inline diff shows them, and memory stays bounded. */
+export const PROPOSAL_MAX_BYTES = 5 * 1024 * 1024;
 
 /** A read's effective risk: secret-like or outside paths raise it to `filesystem` (DESIGN.md §3). */
 export function readRisk(paths: readonly ResolvedPath[]): Risk {
@@ -25,6 +28,7 @@ export function fileChange(
   diff: string,
   prepared?: unknown,
   notesFrom: ResolvedPath = target,
+  proposal?: Proposal,
 ): Assessment {
   return {
     risk: 'filesystem',
@@ -32,6 +36,7 @@ export function fileChange(
     paths: [target],
     summary: { kind: 'file-change', path: target.display, operation, diff, reasons: pathNotes(notesFrom) },
     ...(prepared === undefined ? {} : { prepared }),
+    ...(proposal ? { proposal } : {}),
   };
 }
 

@@ -77,6 +77,18 @@ export async function commitFile(target: ResolvedPath, data: Uint8Array | readon
   return hash;
 }
 
+/** A whole new content for a file (write, or a person's edited proposal): folders made, committed, and recorded as this session's. */
+export async function writeWhole(target: ResolvedPath, bytes: Buffer, current: CurrentFile | undefined, ctx: ToolContext): Promise<string> {
+  try {
+    await fs.mkdir(path.dirname(target.canonical), { recursive: true });
+  } catch (error) {
+    throw fsError(error, target.display);
+  }
+  const hash = await commitFile(target, bytes, current);
+  ctx.snapshots.record(target.canonical, { sha256: hash, size: bytes.length });
+  return hash;
+}
+
 export function forgetRulesIfChanged(target: ResolvedPath): void {
   if ((IGNORE_FILES as readonly string[]).includes(path.basename(target.canonical))) target.folder?.ignore.clear();
 }

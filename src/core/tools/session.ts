@@ -5,6 +5,7 @@ import { SessionGrants } from '../permissions/grants';
 import { DEFAULT_PERMISSIONS, type PermissionConfig } from '../permissions/rules';
 import type { AnyTool, Assessment, Risk, ToolContext } from './contract';
 import type { ToolRegistry } from './registry';
+import { commitEditedProposal } from './editedProposal';
 import { ToolError, type ToolErrorCode } from './toolError';
 
 export interface ApprovalRequest {
@@ -18,12 +19,17 @@ export interface ApprovalRequest {
  * A person's answer. `scope`: this call only (default), the rest of this session (the
  * call's `grantable` patterns), or always (the host also writes a user-settings rule).
  */
-export type ApprovalReply = { readonly approved: true; readonly scope?: 'once' | 'session' | 'always' } | { readonly approved: false; readonly message?: string };
+export type ApprovalReply =
+  /** `edited`: the person's own version of a file change's proposal, written instead of it. */
+  | { readonly approved: true; readonly scope?: 'once' | 'session' | 'always'; readonly edited?: string }
+  | { readonly approved: false; readonly message?: string };
 export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalReply>;
 
 export interface PermissionOutcome extends PermissionDecision {
   /** For `ask`: what the person (or --approve) answered. */
   readonly answer?: 'approved' | 'denied';
+  /** The person's version of the proposed file content, when they edited it. */
+  readonly edited?: string;
   /** A denial's message for the model, when the person wrote one. */
   readonly userMessage?: string;
 }
@@ -75,7 +81,8 @@ export class ToolSession {
       throwIfAborted(signal);
       this.recheckPaths(assessment);
       signal = AbortSignal.any([this.context.signal, AbortSignal.timeout(this.context.timeoutMs)]);
-      const result = await tool.execute(input, { ...this.context, signal }, assessment);
+      const edited = permission.edited !== undefined && assessment.proposal && permission.edited !== assessment.proposal.content ? permission.edited : undefined;
+      const result = edited !== undefined && assessment.proposal ? await commitEditedProposal(assessment.proposal, edited, { ...this.context, signal }) : await tool.execute(input, { ...this.context, signal }, assessment);
       return { tool: name, ok: true, output: result.output, data: result.data ?? {}, risk, permission };
     } catch (error) {
       return failure(name, asToolError(error, signal), risk, permission);
@@ -115,7 +122,7 @@ export class ToolSession {
     const reply = await this.approve({ tool: tool.name, agent: this.context.agent, assessment, permission }, signal);
     if (!reply.approved) return { ...permission, answer: 'denied', ...(reply.message ? { userMessage: reply.message } : {}) };
     if ((reply.scope === 'session' || reply.scope === 'always') && permission.grantable.length > 0) this.grants.add(tool.name, permission.grantable);
-    return { ...permission, answer: 'approved' };
+    return { ...permission, answer: 'approved', ...(reply.edited !== undefined ? { edited: reply.edited } : {}) };
   }
 }
 

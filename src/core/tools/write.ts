@@ -1,13 +1,11 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import * as z from 'zod';
 import type { ResolvedPath } from '../workspace/workspace';
 import type { ToolContext } from './contract';
 import { defineTool } from './defineTool';
-import { fileChange } from './fileAssessment';
+import { fileChange, PROPOSAL_MAX_BYTES } from './fileAssessment';
 import { fileDiff } from './fileDiff';
-import { checkFresh, commitFile, currentFile, sha256, type CurrentFile } from './fileState';
-import { fsError, ToolError } from './toolError';
+import { checkFresh, currentFile, sha256, writeWhole, type CurrentFile } from './fileState';
+import { ToolError } from './toolError';
 import description from './write.md';
 
 const input = z.object({
@@ -42,7 +40,8 @@ export const writeTool = defineTool({
     const currentHash = current ? sha256(current.bytes) : undefined;
     checkWrite(args, target, current, currentHash, ctx); // a call bound to fail is not put to the user
     const diff = fileDiff(target.relative ?? target.display, current?.bytes.toString('utf8'), args.content);
-    return fileChange(target, current ? 'overwrite' : 'create', diff, { sha256: currentHash });
+    const proposal = Buffer.byteLength(args.content) <= PROPOSAL_MAX_BYTES ? { path: target, content: args.content, currentSha256: currentHash } : undefined;
+    return fileChange(target, current ? 'overwrite' : 'create', diff, { sha256: currentHash }, target, proposal);
   },
   async execute(args, ctx, assessment) {
     const target = assessment.paths[0]!;
@@ -54,13 +53,7 @@ export const writeTool = defineTool({
       throw new ToolError('stale', `${target.display} changed while the write waited for approval. Read it again, then retry.`);
     }
     const bytes = Buffer.from(args.content, 'utf8');
-    try {
-      await fs.mkdir(path.dirname(target.canonical), { recursive: true });
-    } catch (error) {
-      throw fsError(error, target.display);
-    }
-    const hash = await commitFile(target, bytes, current);
-    ctx.snapshots.record(target.canonical, { sha256: hash, size: bytes.length });
+    const hash = await writeWhole(target, bytes, current, ctx);
     const verb = current ? 'Overwrote' : 'Created';
     return {
       output: `${verb} ${target.display} (${bytes.length} bytes, sha256 ${hash}).`,

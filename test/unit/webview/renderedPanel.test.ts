@@ -152,4 +152,39 @@ describe('model output in the panel', () => {
     expect((await view.posted()).at(-1)).toEqual({ type: 'setup', choice: 'vscode-lm', model: 'copilot-gpt-4o' });
     await view.page.close();
   }, 30_000);
+
+  test('an approval card shows a 20 KB command in full with its hidden characters visible, answers by id, and goes when settled', async () => {
+    const view = await openStandaloneWebview(browser);
+    const command = `${'echo ok && '.repeat(1800)}echo \u202Eevil`;
+    const card = { id: 'req-1', tool: 'bash', risk: 'process', summary: { kind: 'command', command, cwd: '.' }, source: 'default for bash: semi-judge', reasons: ['`echo \u202Eevil` has hidden characters'], grantable: [], canAlways: false, canOpenDiff: false };
+    await view.send([{ type: 'init', entries: [], model: configured }, { type: 'approval', card }]);
+    const shown = view.page.getByRole('group', { name: 'Approval: Run a command' });
+    expect(await shown.locator('pre.command').textContent()).toBe(command.replace('\u202E', '⟨U+202E⟩'));
+    expect(await shown.getByRole('alert').textContent()).toContain('1 hidden or direction-changing character');
+    // Nothing to grant (the gate said so): only Approve and Deny.
+    expect(await shown.getByRole('button').allTextContents()).toEqual(['Approve', 'Deny']);
+    await shown.getByRole('textbox', { name: 'Message for Peon with Deny' }).fill('no');
+    await shown.getByRole('button', { name: 'Deny' }).click();
+    expect((await view.posted()).at(-1)).toEqual({ type: 'answer', id: 'req-1', answer: 'deny', message: 'no' });
+    // The card stays until the host settles it, its buttons disabled meanwhile.
+    expect(await shown.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
+    await view.send({ type: 'approvalSettled', id: 'req-1' });
+    await shown.waitFor({ state: 'detached' });
+    await view.page.close();
+  }, 30_000);
+
+  test('a file-change card shows the diff collapsed past 30 rows until "Show all"', async () => {
+    const view = await openStandaloneWebview(browser);
+    const diff = ['--- a/big.txt', '+++ b/big.txt', '@@ -0,0 +1,40 @@', ...Array.from({ length: 40 }, (_, i) => `+line ${i}`)].join('\n');
+    const card = { id: 'req-2', tool: 'write', risk: 'filesystem', summary: { kind: 'file-change', path: 'big.txt', operation: 'create', diff, reasons: [] }, source: 'default for write: semi-ask', reasons: ['it changes files'], grantable: ['big.txt'], canAlways: true, canOpenDiff: true };
+    await view.send([{ type: 'init', entries: [], model: configured }, { type: 'approval', card }]);
+    const shown = view.page.getByRole('group', { name: 'Approval: Create big.txt' });
+    expect(await shown.locator('.diff-row').count()).toBe(30);
+    await shown.getByRole('button', { name: 'Show all 41 rows' }).click();
+    expect(await shown.locator('.diff-row').count()).toBe(41);
+    expect(await shown.getByRole('button').allTextContents()).toEqual(['Show less', 'Open diff', 'Approve', 'Allow for session', 'Always allow', 'Deny']);
+    await shown.getByRole('button', { name: 'Always allow' }).click();
+    expect((await view.posted()).at(-1)).toEqual({ type: 'answer', id: 'req-2', answer: 'always' });
+    await view.page.close();
+  }, 30_000);
 });

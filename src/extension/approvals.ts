@@ -1,0 +1,111 @@
+// Approval cards in the panel (DESIGN.md §5, §7): the broker's pending requests become
+// cards the webview renders from the typed summary; answers come back by id. "Always
+// allow" writes a pattern rule to user settings (never the workspace's); "Open diff"
+// shows the proposal in VS Code's diff editor.
+import * as vscode from 'vscode';
+import { ApprovalBroker } from '../core/permissions/approvals';
+import type { ApprovalReply, ApprovalRequest } from '../core/tools/session';
+import type { ApprovalCard, HostMessage } from '../shared/messages';
+import { ProposalEditor } from './proposalEditor';
+
+/** A delegated agent's prompt on a card: enough to judge it, bounded. */
+const CARD_PROMPT_CHARS = 4000;
+/** Characters that make a pattern rule match more than the approved call. */
+const GLOB_CHARS = /[*?[\]{}()!]/;
+
+type Answer = 'once' | 'session' | 'always' | 'deny';
+
+export class ApprovalCards implements vscode.Disposable {
+  readonly broker: ApprovalBroker;
+  private readonly cards = new Map<string, ApprovalCard>();
+  private readonly proposals: ProposalEditor;
+
+  constructor(
+    private readonly post: (message: HostMessage) => void,
+    private readonly log: vscode.LogOutputChannel,
+    storageUri: vscode.Uri,
+  ) {
+    this.proposals = new ProposalEditor(storageUri);
+    this.broker = new ApprovalBroker({
+      onRequest: (id, request) => {
+        const card = cardOf(id, request);
+        this.cards.set(id, card);
+        this.post({ type: 'approval', card });
+      },
+      onSettled: (id) => {
+        this.cards.delete(id);
+        void this.proposals.close(id);
+        this.post({ type: 'approvalSettled', id });
+      },
+    });
+  }
+
+  /** Pending cards, sent again when the webview reloads. */
+  pending(): ApprovalCard[] {
+    return [...this.cards.values()];
+  }
+
+  async answer(id: string, answer: Answer, message?: string): Promise<void> {
+    const request = this.broker.requestOf(id);
+    if (!request) {
+      this.log.warn(`Ignored an answer for approval ${id}: it is not pending (answered already, or withdrawn).`);
+      return;
+    }
+    if (answer === 'deny') {
+      this.broker.answer(id, { approved: false, ...(message?.trim() ? { message: message.trim() } : {}) });
+      return;
+    }
+    const edited = await this.proposals.editedText(id);
+    if (answer === 'always' && this.cards.get(id)?.canAlways) await alwaysAllow(request.tool, request.permission.grantable);
+    const reply: ApprovalReply = { approved: true, scope: answer, ...(edited !== undefined ? { edited } : {}) };
+    if (!this.broker.answer(id, reply)) this.log.warn(`Approval ${id} was withdrawn while it was being answered.`);
+  }
+
+  async openDiff(id: string): Promise<void> {
+    const request = this.broker.requestOf(id);
+    const proposal = request?.assessment.proposal;
+    if (!request || !proposal) {
+      this.log.warn(`No proposal to show for approval ${id}.`);
+      return;
+    }
+    await this.proposals.show(id, proposal);
+  }
+
+  dispose(): void {
+    this.broker.cancelAll();
+    void this.proposals.closeAll();
+  }
+}
+
+function cardOf(id: string, request: ApprovalRequest): ApprovalCard {
+  const { assessment, permission } = request;
+  const summary =
+    assessment.summary.kind === 'delegate' && assessment.summary.prompt.length > CARD_PROMPT_CHARS
+      ? { ...assessment.summary, prompt: `${assessment.summary.prompt.slice(0, CARD_PROMPT_CHARS)}\n… [${assessment.summary.prompt.length - CARD_PROMPT_CHARS} more characters]` }
+      : assessment.summary;
+  return {
+    id,
+    tool: request.tool,
+    risk: assessment.risk,
+    summary,
+    source: permission.source,
+    reasons: [...permission.reasons],
+    grantable: [...permission.grantable],
+    canAlways: permission.grantable.length > 0 && !permission.grantable.some((p) => GLOB_CHARS.test(p)) && typeof userRules()[request.tool] !== 'string',
+    canOpenDiff: assessment.proposal !== undefined,
+  };
+}
+
+function userRules(): Record<string, unknown> {
+  const value = vscode.workspace.getConfiguration('peon').inspect<Record<string, unknown>>('permission.rules')?.globalValue;
+  return value && typeof value === 'object' ? value : {};
+}
+
+/** Adds `{pattern: "allow"}` rules for `tool` to the user's peon.permission.rules. */
+async function alwaysAllow(tool: string, patterns: readonly string[]): Promise<void> {
+  const rules = userRules();
+  const existing = rules[tool];
+  if (typeof existing === 'string') return;
+  const merged = { ...(existing && typeof existing === 'object' ? existing : {}), ...Object.fromEntries(patterns.map((p) => [p, 'allow'])) };
+  await vscode.workspace.getConfiguration('peon').update('permission.rules', { ...rules, [tool]: merged }, vscode.ConfigurationTarget.Global);
+}

@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { artifactsDir } from '../../scripts/paths.mjs';
+import { startModelServer } from '../fakes/modelServer.mjs';
+import { openPeonView, openPeonWorkbench, type Workbench } from './workbench';
+
+// Approval cards in the real VS Code (DESIGN.md §5, §7): approve a write and see the
+// file on disk; deny one and see nothing change; edit a proposal in VS Code's diff
+// editor, approve, and find the edited text on disk. The model is the scripted server.
+let model: Awaited<ReturnType<typeof startModelServer>>;
+let workbench: Workbench;
+
+beforeAll(async () => {
+  model = await startModelServer();
+  workbench = await openPeonWorkbench({ 'README.md': '# project\n' }, { 'peon.model.provider': 'openai', 'peon.model.id': 'fake-model', 'peon.model.baseUrl': model.openaiUrl });
+});
+
+afterAll(async () => {
+  await workbench?.close();
+  await model?.close();
+});
+
+const write = (id: string, file: string, content: string) => ({ toolCalls: [{ id, name: 'write', arguments: JSON.stringify({ path: file, content }) }] });
+
+async function ask(prompt: string) {
+  const { page } = workbench;
+  const chat = await openPeonView(page);
+  await page.getByRole('button', { name: 'New Chat' }).click();
+  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
+  await composer.fill(prompt);
+  await composer.press('Enter');
+  return chat;
+}
+
+test('a write approved on its card lands on disk; the card showed the diff and why it asked', async () => {
+  model.script(write('w1', 'hello.txt', 'hello from Peon\n'), { text: 'Created it.' });
+  const chat = await ask('create hello.txt');
+  const card = chat.getByRole('group', { name: 'Approval: Create hello.txt' });
+  await card.waitFor({ timeout: 20_000 });
+  expect(await card.locator('.diff-row.add').allTextContents()).toEqual(['+hello from Peon']);
+  expect(await card.locator('.why summary').textContent()).toBe('Asked by default for write: semi-ask');
+  expect(fs.existsSync(path.join(workbench.workspace, 'hello.txt'))).toBe(false);
+  fs.mkdirSync(path.join(artifactsDir, 'e2e'), { recursive: true });
+  await workbench.page.screenshot({ path: path.join(artifactsDir, 'e2e', 'peon-approval-card.png') });
+  await card.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Created it.']);
+  expect(fs.readFileSync(path.join(workbench.workspace, 'hello.txt'), 'utf8')).toBe('hello from Peon\n');
+});
+
+test('a write denied with a message changes nothing; the model is told, with the message', async () => {
+  model.script(write('w2', 'denied.txt', 'should never exist\n'), { text: 'Understood, I will not.' });
+  const chat = await ask('create denied.txt');
+  const card = chat.getByRole('group', { name: 'Approval: Create denied.txt' });
+  await card.waitFor({ timeout: 20_000 });
+  await card.getByRole('textbox', { name: 'Message for Peon with Deny' }).fill('not in this folder');
+  await card.getByRole('button', { name: 'Deny' }).click();
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Understood, I will not.']);
+  expect(fs.existsSync(path.join(workbench.workspace, 'denied.txt'))).toBe(false);
+  expect(await chat.getByRole('group', { name: 'Tool call write' }).locator('.tool-status').textContent()).toBe('error');
+  const sent = JSON.stringify(model.requests.at(-1)?.body);
+  expect(sent).toContain('The user denied this write call');
+  expect(sent).toContain('not in this folder');
+});
+
+test('a proposal edited in the diff editor, then approved, is what lands on disk; the model is told', async () => {
+  model.script(write('w3', 'notes.txt', 'proposed by Peon\n'), { text: 'Noted your edit.' });
+  const chat = await ask('write notes.txt');
+  const card = chat.getByRole('group', { name: 'Approval: Create notes.txt' });
+  await card.waitFor({ timeout: 20_000 });
+  await card.getByRole('button', { name: 'Open diff' }).click();
+
+  // VS Code's diff editor: the proposal on the right, editable.
+  const { page } = workbench;
+  const modified = page.locator('.monaco-diff-editor .editor.modified');
+  await modified.waitFor({ timeout: 20_000 });
+  const shown = async () => (await modified.locator('.view-lines').textContent())?.replace(/\u00a0/g, ' ');
+  await expect.poll(shown, { timeout: 10_000 }).toContain('proposed by Peon');
+  await modified.locator('.view-lines').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('edited by the user');
+  await expect.poll(shown, { timeout: 10_000 }).toContain('edited by the user');
+  await workbench.page.screenshot({ path: path.join(artifactsDir, 'e2e', 'peon-approval-open-diff.png') });
+
+  const chatAgain = await openPeonView(page);
+  await chatAgain.getByRole('group', { name: 'Approval: Create notes.txt' }).getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect.poll(() => chatAgain.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Noted your edit.']);
+  expect(fs.readFileSync(path.join(workbench.workspace, 'notes.txt'), 'utf8')).toBe('edited by the user');
+  expect(JSON.stringify(model.requests.at(-1)?.body)).toContain('The user edited your proposed change to notes.txt before approving it');
+  // The diff editor of the settled proposal is closed again.
+  await expect.poll(() => page.locator('.monaco-diff-editor').count(), { timeout: 10_000 }).toBe(0);
+});
+
+test('allow for session: the same command runs again without a card; revoked, it asks again', async () => {
+  const touch = (id: string) => ({ toolCalls: [{ id, name: 'bash', arguments: JSON.stringify({ command: 'touch made.txt' }) }] });
+  model.script(touch('t1'), { text: 'Touched.' });
+  const chat = await ask('touch it');
+  const card = chat.getByRole('group', { name: 'Approval: Run a command' });
+  await card.waitFor({ timeout: 20_000 });
+  await card.getByRole('button', { name: 'Allow for session' }).click();
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Touched.']);
+  const grants = chat.getByRole('region', { name: 'Allowed for this session' });
+  expect((await grants.textContent())?.replace(/\s+/g, ' ')).toContain('bash touch made.txt');
+
+  // The same chat: the granted command runs with no card.
+  model.script(touch('t2'), { text: 'Touched again.' });
+  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
+  await composer.fill('again');
+  await composer.press('Enter');
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Touched.', 'Touched again.']);
+  expect(await chat.getByRole('group', { name: /^Approval:/ }).count()).toBe(0);
+
+  await grants.getByRole('button', { name: 'Revoke bash touch made.txt' }).click();
+  await grants.waitFor({ state: 'detached', timeout: 10_000 });
+  model.script(touch('t3'), { text: 'Asked first.' });
+  await composer.fill('once more');
+  await composer.press('Enter');
+  const again = chat.getByRole('group', { name: 'Approval: Run a command' });
+  await again.waitFor({ timeout: 20_000 });
+  await again.getByRole('button', { name: 'Deny' }).click();
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toContain('Asked first.');
+});
