@@ -42,6 +42,8 @@ test('the VSIX holds only what runs', () => {
       'extension/dist/extension.js',
       'extension/dist/webview/main.css',
       'extension/dist/webview/main.js',
+      'extension/dist/wasm/tree-sitter-bash.wasm',
+      'extension/dist/wasm/tree-sitter.wasm',
       'extension/media/peon.svg',
       'extension/package.json',
       'extension/readme.md',
