@@ -1,6 +1,7 @@
 // One conversation's agent: its history, the tool session over the open workspace, and
 // the turn in flight (Stop aborts it). It reports what happens as transcript updates;
 // the chat view turns those into messages for the webview.
+import fs from 'node:fs';
 import * as vscode from 'vscode';
 import { runAgentTurn, type LoopEvent } from '../core/agent/loop';
 import { buildSystemPrompt } from '../core/agent/systemPrompt';
@@ -84,6 +85,7 @@ export class ChatAgent {
           ripgrep: locateRipgrep({ bundled: [vscode.Uri.joinPath(this.host.extensionUri, 'dist', 'bin', 'rg').fsPath], appRoot: vscode.env.appRoot }),
           settings,
           onProgress: this.host.onProgress,
+          unsaved: hasUnsavedChanges,
         },
         this.host.approve,
         permissionConfig(layers),
@@ -114,4 +116,16 @@ function withPrice(settings: SettingValues, model: string): { price?: Price } {
   const provider = settings['peon.model.provider'];
   const price = provider && priceOf(provider, model, settings['peon.model.baseUrl'], settings['peon.model.price']);
   return price ? { price } : {};
+}
+
+/** Whether a file is open in an editor with unsaved changes (compared by real path). */
+function hasUnsavedChanges(canonical: string): boolean {
+  return vscode.workspace.textDocuments.some((d) => {
+    if (!d.isDirty || d.uri.scheme !== 'file') return false;
+    try {
+      return fs.realpathSync.native(d.uri.fsPath) === canonical;
+    } catch {
+      return d.uri.fsPath === canonical;
+    }
+  });
 }

@@ -13,7 +13,8 @@ let workbench: Workbench;
 
 beforeAll(async () => {
   model = await startModelServer();
-  workbench = await openPeonWorkbench({ 'README.md': '# project\n' }, { 'peon.model.provider': 'openai', 'peon.model.id': 'fake-model', 'peon.model.baseUrl': model.openaiUrl });
+  // Auto save off (the web default is on), so an edited file stays unsaved.
+  workbench = await openPeonWorkbench({ 'README.md': '# project\n' }, { 'files.autoSave': 'off', 'peon.model.provider': 'openai', 'peon.model.id': 'fake-model', 'peon.model.baseUrl': model.openaiUrl });
 });
 
 afterAll(async () => {
@@ -119,4 +120,53 @@ test('allow for session: the same command runs again without a card; revoked, it
   await again.waitFor({ timeout: 20_000 });
   await again.getByRole('button', { name: 'Deny' }).click();
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toContain('Asked first.');
+});
+
+test('"Always allow" writes a rule to user settings, never the workspace\'s; the rule then lets the command run', async () => {
+  const touch = (id: string) => ({ toolCalls: [{ id, name: 'bash', arguments: JSON.stringify({ command: 'touch always.txt' }) }] });
+  model.script(touch('a1'), { text: 'Done.' });
+  const chat = await ask('touch always');
+  const card = chat.getByRole('group', { name: 'Approval: Run a command' });
+  await card.waitFor({ timeout: 20_000 });
+  await card.getByRole('button', { name: 'Always allow' }).click();
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Done.']);
+  await expect.poll(() => JSON.parse(fs.readFileSync(workbench.userSettingsFile, 'utf8'))['peon.permission.rules'], { timeout: 10_000 }).toEqual({ bash: { 'touch always.txt': 'allow' } });
+  expect(fs.existsSync(path.join(workbench.workspace, '.vscode', 'settings.json'))).toBe(false);
+
+  // A new chat (no session grants): the user rule alone lets it run.
+  model.script(touch('a2'), { text: 'Again, no card.' });
+  const next = await ask('touch always again');
+  await expect.poll(() => next.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Again, no card.']);
+  expect(await next.getByRole('group', { name: /^Approval:/ }).count()).toBe(0);
+});
+
+test('a write to a file open with unsaved changes asks, says so, and the unsaved text stays in the editor', async () => {
+  const { page } = workbench;
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget .quick-input-box input.input').fill('README.md');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'README.md' }).first().click();
+  const editor = page.locator('.editor-instance .monaco-editor').first();
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('my unsaved note');
+  await page.locator('.tab.dirty', { hasText: 'README.md' }).waitFor({ timeout: 10_000 });
+
+  model.script(
+    { toolCalls: [{ id: 'r1', name: 'read', arguments: '{"path":"README.md"}' }] },
+    write('w5', 'README.md', '# project, rewritten by Peon\n'),
+    { text: 'Rewrote it.' },
+  );
+  const chat = await ask('rewrite the readme');
+  const card = chat.getByRole('group', { name: 'Approval: Overwrite README.md' });
+  await card.waitFor({ timeout: 20_000 });
+  await card.locator('.why summary').click();
+  expect(await card.locator('.why li').first().textContent()).toBe('README.md is open in the editor with unsaved changes: approving writes the file on disk, and your unsaved text stays in the editor');
+  // Nothing to grant for a file with unsaved changes: each such write asks.
+  expect(await card.getByRole('button', { name: 'Allow for session' }).count()).toBe(0);
+  await card.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Rewrote it.']);
+  expect(fs.readFileSync(path.join(workbench.workspace, 'README.md'), 'utf8')).toBe('# project, rewritten by Peon\n');
+  // The editor still holds the person's unsaved text.
+  await page.locator('.tab.dirty', { hasText: 'README.md' }).waitFor({ timeout: 10_000 });
+  expect((await editor.locator('.view-lines').textContent())?.replace(/\u00a0/g, ' ')).toContain('my unsaved note');
 });

@@ -10,6 +10,8 @@ import { startCodeServer } from '../vscode/codeServer.mjs';
 export interface Workbench {
   readonly page: Page;
   readonly workspace: string;
+  /** The user settings.json of this VS Code (user scope). */
+  readonly userSettingsFile: string;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function openPeonWorkbench(files: Record<string, string> = {}, user
     return {
       page,
       workspace,
+      userSettingsFile: path.join(server.userDataDir, 'User', 'settings.json'),
       async close() {
         await opened.close();
         await server.stop();

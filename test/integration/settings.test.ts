@@ -22,6 +22,22 @@ suite('settings scopes in the real host', () => {
     assert.equal(readSettings().values['peon.model.provider'], 'openai');
   });
 
+  test('writing a permission rule to user settings (Always allow) keeps the model settings as they were', async () => {
+    const peon = vscode.workspace.getConfiguration('peon');
+    await peon.update('model.provider', 'openai', vscode.ConfigurationTarget.Global);
+    await peon.update('model.id', 'm', vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.workspace.getConfiguration('peon').update('permission.rules', { bash: { 'npm test': 'allow' } }, vscode.ConfigurationTarget.Global);
+      const settings = readSettings();
+      assert.deepEqual(settings.layers.user['peon.permission.rules'], { bash: { 'npm test': 'allow' } });
+      assert.equal(settings.values['peon.model.provider'], 'openai', JSON.stringify(settings.layers));
+      assert.equal(settings.values['peon.model.id'], 'm');
+    } finally {
+      await peon.update('permission.rules', undefined, vscode.ConfigurationTarget.Global);
+      await peon.update('model.id', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test('an invalid user value is ignored with a warning', async () => {
     await vscode.workspace.getConfiguration('peon').update('model.provider', 'mystery', vscode.ConfigurationTarget.Global);
     const settings = readSettings();

@@ -71,7 +71,13 @@ export async function startCodeServer(options) {
     ...options.userSettings,
   };
   const settingsFile = path.join(userDataDir, 'User', 'settings.json');
-  if (!keepHome || !fs.existsSync(settingsFile)) fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+  if (!keepHome || !fs.existsSync(settingsFile)) {
+    fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+    // The workbench is a remote window: once settings reload, VS Code applies machine-scoped
+    // keys (peon.model.*) only from the remote machine's settings, so they go there too.
+    fs.mkdirSync(path.join(userDataDir, 'Machine'), { recursive: true });
+    fs.writeFileSync(path.join(userDataDir, 'Machine', 'settings.json'), JSON.stringify(settings, null, 2));
+  }
   for (const vsix of options.install ?? []) {
     execFileSync(process.execPath, [codeServerEntry, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix], {
       stdio: 'pipe',

@@ -69,6 +69,11 @@ export interface ToolContext {
   readonly settings: SettingValues;
   /** Live output of a running call (a command's tail on its card); the model gets the final result. */
   readonly onProgress?: (text: string) => void;
+  /**
+   * Whether a file (canonical path) is open in the editor with unsaved changes: a change
+   * to it always asks, whatever the rules (the unsaved text stays in the editor).
+   */
+  readonly unsaved?: (canonical: string) => boolean;
   /** The host's environment (PATH finds delegated agents); default: this process's. */
   readonly env?: NodeJS.ProcessEnv;
 }

@@ -110,7 +110,7 @@ export class ToolSession {
 
   private async gate(tool: AnyTool, assessment: Assessment, signal: AbortSignal): Promise<PermissionOutcome> {
     const { workspace } = this.context;
-    const permission = await judge({
+    let permission = await judge({
       tool: tool.name,
       assessment,
       config: this.permissions,
@@ -118,6 +118,11 @@ export class ToolSession {
       resolve: (input) => workspace.resolve(input),
       roots: workspace.folders.map((f) => f.root),
     });
+    const unsaved = assessment.writes ? assessment.paths.filter((p) => this.context.unsaved?.(p.canonical)) : [];
+    if (unsaved.length > 0 && permission.decision !== 'deny') {
+      const reasons = unsaved.map((p) => `${p.display} is open in the editor with unsaved changes: approving writes the file on disk, and your unsaved text stays in the editor`);
+      permission = { ...permission, decision: 'ask', reasons: [...reasons, ...permission.reasons], grantable: [] };
+    }
     if (permission.decision !== 'ask') return permission;
     const reply = await this.approve({ tool: tool.name, agent: this.context.agent, assessment, permission }, signal);
     if (!reply.approved) return { ...permission, answer: 'denied', ...(reply.message ? { userMessage: reply.message } : {}) };

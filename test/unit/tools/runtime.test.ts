@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { permissionConfig } from '../../../src/core/permissions/rules';
 import * as z from 'zod';
 import type { Assessment } from '../../../src/core/tools/contract';
 import { defineTool } from '../../../src/core/tools/defineTool';
@@ -117,5 +120,46 @@ describe('session', () => {
     const session = new ToolSession(builtinRegistry(), makeContext(makeWorkspace()), async () => ({ approved: false, message: 'use src/ instead' }));
     const r = await session.call('write', { path: 'a.txt', content: 'x' });
     expect(r.ok === false && r.error.message).toBe('The user denied this write call (it changes files). They said: use src/ instead Do not retry it unchanged.');
+  });
+});
+
+describe('what the person answered, and what they had open', () => {
+  test('a file open with unsaved changes asks before any write, even under an allow rule, and is never granted', async () => {
+    const root = makeWorkspace({ 'a.txt': 'old\n' });
+    const seen: { reasons: readonly string[]; grantable: readonly string[] }[] = [];
+    const rules = permissionConfig({ user: { 'peon.permission.rules': { write: 'allow' } }, workspace: {} });
+    const session = new ToolSession(
+      builtinRegistry(),
+      makeContext(root, { unsaved: (canonical) => canonical === path.join(root, 'a.txt') }),
+      async (request) => {
+        seen.push(request.permission);
+        return { approved: true, scope: 'session' };
+      },
+      rules,
+    );
+    const outcome = await session.call('write', { path: 'a.txt', content: 'new\n' });
+    expect(outcome).toMatchObject({ ok: true, permission: { decision: 'ask', answer: 'approved' } });
+    expect(seen[0]?.reasons[0]).toBe('a.txt is open in the editor with unsaved changes: approving writes the file on disk, and your unsaved text stays in the editor');
+    expect(seen[0]?.grantable).toEqual([]);
+    expect(session.grants.list()).toEqual([]);
+    // Another file, not open: the allow rule runs it without asking.
+    expect(await session.call('write', { path: 'b.txt', content: 'b\n' })).toMatchObject({ ok: true, permission: { decision: 'allow' } });
+    expect(seen).toHaveLength(1);
+  });
+
+  test('an edited proposal is written instead of the model\'s, and the model is told; a stale file refuses it', async () => {
+    const root = makeWorkspace();
+    const session = new ToolSession(builtinRegistry(), makeContext(root), async () => ({ approved: true, edited: 'the person wrote this\n' }));
+    const outcome = await session.call('write', { path: 'n.txt', content: 'the model wrote this\n' });
+    expect(outcome).toMatchObject({ ok: true, data: { editedByUser: true } });
+    expect(outcome.ok && outcome.output).toContain('The user edited your proposed change to n.txt before approving it');
+    expect(fs.readFileSync(path.join(root, 'n.txt'), 'utf8')).toBe('the person wrote this\n');
+
+    const racing = new ToolSession(builtinRegistry(), makeContext(root), async () => {
+      fs.writeFileSync(path.join(root, 'm.txt'), 'someone else got here first\n');
+      return { approved: true, edited: 'mine\n' };
+    });
+    expect(await racing.call('write', { path: 'm.txt', content: 'model\n' })).toMatchObject({ ok: false, error: { code: 'stale' } });
+    expect(fs.readFileSync(path.join(root, 'm.txt'), 'utf8')).toBe('someone else got here first\n');
   });
 });
