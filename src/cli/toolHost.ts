@@ -5,7 +5,9 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_LIMITS } from '../core/tools/contract';
+import type { CommandJudge } from '../core/permissions/judgeModel';
 import { permissionConfig } from '../core/permissions/rules';
+import type { SettingValues } from '../core/settings';
 import { locateRipgrep } from '../core/search/ripgrep';
 import { builtinRegistry } from '../core/tools/builtins';
 import { ToolSession, type Approver } from '../core/tools/session';
@@ -37,7 +39,15 @@ export interface ToolHost {
   close(): void;
 }
 
-export function openToolHost(options: { workspace: string | undefined; config: string | undefined; approve: string | undefined }): ToolHost {
+export interface ToolHostOptions {
+  readonly workspace: string | undefined;
+  readonly config: string | undefined;
+  readonly approve: string | undefined;
+  /** `peon run`: the judge model for peon.permission.judge, made once settings are known. */
+  readonly judge?: (settings: SettingValues, signal: AbortSignal) => CommandJudge | undefined;
+}
+
+export function openToolHost(options: ToolHostOptions): ToolHost {
   const dir = path.resolve(options.workspace ?? process.cwd());
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--workspace ${dir} is not a folder.`);
   const approver = approverFor(options.approve);
@@ -65,6 +75,8 @@ export function openToolHost(options: { workspace: string | undefined; config: s
     },
     approver,
     permissions,
+    undefined,
+    settings.values['peon.permission.judge'] ? options.judge?.(settings.values, controller.signal) : undefined,
   );
   return {
     session,

@@ -102,6 +102,13 @@ export const SETTINGS = {
     description:
       'The mode for tools without a built-in default (delegated agents, MCP tools). A workspace may only tighten it (ask, deny).',
   },
+  'peon.permission.judge': {
+    schema: z.boolean(),
+    scope: 'machine',
+    default: false,
+    description:
+      'Let the model judge commands that would ask only because they are not on the read-only list: one it classifies as clearly safe runs without asking. Off by default; an unsafe or unclear answer, an error or a timeout asks. Redirections, substitutions, destructive commands, secret-like or outside paths and ask/deny rules always ask. Read from user settings only.',
+  },
   'peon.permission.rules': {
     schema: z.record(z.string(), z.union([permissionMode, z.record(z.string(), permissionMode)])),
     scope: 'window',

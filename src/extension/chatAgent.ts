@@ -8,6 +8,7 @@ import { buildSystemPrompt } from '../core/agent/systemPrompt';
 import type { HistoryItem, ModelClient } from '../core/model/modelClient';
 import { priceOf, windowOf, type Price } from '../core/model/modelInfo';
 import { SessionGrants, type Grant } from '../core/permissions/grants';
+import { modelJudge } from '../core/permissions/judgeModel';
 import { permissionConfig } from '../core/permissions/rules';
 import { locateRipgrep } from '../core/search/ripgrep';
 import type { SettingValues } from '../core/settings';
@@ -90,6 +91,7 @@ export class ChatAgent {
         this.host.approve,
         permissionConfig(layers),
         this.grants,
+        settings['peon.permission.judge'] ? modelJudge(client, controller.signal) : undefined,
       );
       const policy = { contextWindow: windowOf(client), threshold: settings['peon.compaction.threshold'] ?? 0.8, keepTurns: 2 };
       const result = await runAgentTurn(this.history, prompt, {

@@ -65,9 +65,10 @@ describe('model status', () => {
   });
 });
 
-test('the defaults are the declared ones: compaction at 80%, bash timeouts and the agents\' argument vectors', () => {
+test('the defaults are the declared ones: no judge model, compaction at 80%, bash timeouts and the agents\' argument vectors', () => {
   expect(DEFAULTS).toEqual({
     'peon.compaction.threshold': 0.8,
+    'peon.permission.judge': false,
     'peon.bash.defaultTimeoutSeconds': 40,
     'peon.bash.maxTimeoutSeconds': 600,
     'peon.agents.claude.command': ['claude', '-p'],

@@ -7,6 +7,8 @@ import { priceOf, windowOf } from '../../core/model/modelInfo';
 import { buildSystemPrompt } from '../../core/agent/systemPrompt';
 import { anthropicClient } from '../../core/model/anthropicClient';
 import type { ModelClient } from '../../core/model/modelClient';
+import { modelJudge } from '../../core/permissions/judgeModel';
+import type { SettingValues } from '../../core/settings';
 import { openaiClient } from '../../core/model/openaiClient';
 import { builtinRegistry } from '../../core/tools/builtins';
 import { formatUsd } from '../../shared/format';
@@ -73,16 +75,23 @@ export const runCommand = {
     const args = parseArgs(argv, ['workspace', 'provider', 'model', 'base-url', 'approve', 'config'], ['json']);
     const prompt = args.positionals.join(' ').trim();
     if (prompt === '') throw new UsageError('peon run needs a prompt.');
-    const host = openToolHost({ workspace: args.values.workspace, config: args.values.config, approve: args.values.approve });
-    try {
-      for (const warning of host.warnings) io.stderr(`peon: ${warning}\n`);
-      const values = host.settings.values;
+    const clientFor = (values: SettingValues): ModelClient => {
       const provider = args.values.provider ?? values['peon.model.provider'] ?? 'anthropic';
       const model = args.values.model ?? values['peon.model.id'];
       if (!model) throw new UsageError('Name the model with --model (or peon.model.id in --config).');
-      const baseUrl = args.values['base-url'] ?? values['peon.model.baseUrl'];
-      const client = makeClient(provider, model, baseUrl);
-      const price = priceOf(provider, model, baseUrl, values['peon.model.price']);
+      return makeClient(provider, model, args.values['base-url'] ?? values['peon.model.baseUrl']);
+    };
+    const host = openToolHost({
+      workspace: args.values.workspace,
+      config: args.values.config,
+      approve: args.values.approve,
+      judge: (values, signal) => modelJudge(clientFor(values), signal),
+    });
+    try {
+      for (const warning of host.warnings) io.stderr(`peon: ${warning}\n`);
+      const values = host.settings.values;
+      const client = clientFor(values);
+      const price = priceOf(client.provider, client.model, args.values['base-url'] ?? values['peon.model.baseUrl'], values['peon.model.price']);
       const tools = builtinRegistry()
         .list()
         .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));

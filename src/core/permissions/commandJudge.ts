@@ -19,9 +19,11 @@ const UNSAFE_FLAG_EXEMPT = new Set(['ls', 'head', 'cat', 'wc']);
 
 /**
  * Why `argv` is not a bare read-only command semi-judge runs directly, or undefined
- * when it is. Every argument that could name a file passes `check`.
+ * when it is. Every argument that could name a file passes `check`. `judgeable`: the
+ * only objection is that the command is not on the list (a judge model may weigh it);
+ * a path objection (secret-like, outside, protected) is never the judge's to lift.
  */
-export function whyNotWhitelisted(argv: readonly string[], check: PathCheck): string | undefined {
+export function whyNotWhitelisted(argv: readonly string[], check: PathCheck): { why: string; judgeable: boolean } | undefined {
   const [name = '', ...args] = argv;
   const base = name;
   let ok = false;
@@ -34,10 +36,17 @@ export function whyNotWhitelisted(argv: readonly string[], check: PathCheck): st
     else if (sub === 'branch') ok = rest.every((a) => GIT_BRANCH_FLAGS.has(a));
     else if (sub === 'remote') ok = rest.length === 0 || (rest.length === 1 && rest[0] === '-v');
   }
-  if (!ok) return `${name || 'it'} is not one of the read-only commands Peon runs without asking`;
+  if (!ok) return notListed(`${name || 'it'} is not one of the read-only commands Peon runs without asking`, args, check);
   const flag = args.find((a) => UNSAFE_FLAG.test(a));
-  if (flag && !UNSAFE_FLAG_EXEMPT.has(base)) return `${flag} can make ${name} write, run something or never end`;
+  if (flag && !UNSAFE_FLAG_EXEMPT.has(base)) return notListed(`${flag} can make ${name} write, run something or never end`, args, check);
+  const why = pathObjection(args, check);
+  return why === undefined ? undefined : { why, judgeable: false };
+}
+
+/** The first path argument `check` objects to. */
+function pathObjection(args: readonly string[], check: PathCheck): string | undefined {
   for (const arg of args) {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) continue; // a URL, not a path
     // `git show HEAD:.env`, `--file=secrets.json`: each piece may be a path.
     for (const piece of arg.startsWith('-') ? arg.split('=').slice(1) : arg.split(':')) {
       if (piece === '') continue;
@@ -46,6 +55,12 @@ export function whyNotWhitelisted(argv: readonly string[], check: PathCheck): st
     }
   }
   return undefined;
+}
+
+/** A command off the list: judgeable unless one of its paths is objectionable too. */
+function notListed(why: string, args: readonly string[], check: PathCheck): { why: string; judgeable: boolean } {
+  const path = pathObjection(args, check);
+  return path === undefined ? { why, judgeable: true } : { why: `${why}; ${path}`, judgeable: false };
 }
 
 const RECURSIVE_OR_FORCE = /^-[a-zA-Z]*[rRf]|^--(recursive|force)$/;

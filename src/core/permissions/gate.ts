@@ -6,6 +6,7 @@ import { analyzeCommand } from '../shell/segments';
 import type { Assessment } from '../tools/contract';
 import type { ResolvedPath } from '../workspace/workspace';
 import { whyDestructive, whyNotWhitelisted } from './commandJudge';
+import type { CommandJudge } from './judgeModel';
 import type { SessionGrants } from './grants';
 import { commandMatches, pathMatches, strictestMatch } from './patterns';
 import { DEFAULT_PERMISSIONS, type PermissionConfig } from './rules';
@@ -58,6 +59,8 @@ export interface GateInput {
   readonly resolve?: (input: string) => ResolvedPath;
   /** The workspace folders, for spotting commands that delete one of them. */
   readonly roots?: readonly string[];
+  /** peon.permission.judge: a model weighs commands that ask only for not being on the list. */
+  readonly judge?: CommandJudge;
 }
 
 const deny = (mode: PermissionMode, source: string, reasons: string[]): PermissionDecision => ({ decision: 'deny', mode, source, reasons, grantable: [] });
@@ -159,17 +162,20 @@ async function judgeCommand(input: GateInput, command: string, mode: PermissionM
     return undefined;
   };
   const reasons: string[] = [];
+  let judgeable = mode === 'semi-judge';
   let decidedBy = source;
   analysis.segments.forEach((segment, i) => {
     const match = matches[i];
     const label = `\`${segment.text}\``;
     if (segment.issues.length > 0) {
       reasons.push(`${label} ${segment.issues.join('; ')}`);
+      judgeable = false;
       return;
     }
     if (match?.mode === 'ask' || match?.mode === 'semi-ask' || match?.mode === 'semi-judge') {
       reasons.push(`${label} asks by ${match.source}`);
       decidedBy = match.source;
+      judgeable = false;
       return;
     }
     if (match?.mode === 'allow') {
@@ -180,9 +186,17 @@ async function judgeCommand(input: GateInput, command: string, mode: PermissionM
       decidedBy = `allowed for this session: ${segmentKey(segment)}`;
       return;
     }
-    const why = segment.argv ? whyNotWhitelisted(segment.argv, check) : 'its words are not all literal';
-    if (why) reasons.push(`${label}: ${why}`);
+    const objection = segment.argv ? whyNotWhitelisted(segment.argv, check) : { why: 'its words are not all literal', judgeable: false };
+    if (objection) {
+      reasons.push(`${label}: ${objection.why}`);
+      judgeable &&= objection.judgeable;
+    }
   });
-  if (reasons.length > 0) return { decision: 'ask', mode, source, reasons, grantable };
-  return { decision: 'allow', mode, source: decidedBy, reasons: [], grantable };
+  if (reasons.length === 0) return { decision: 'allow', mode, source: decidedBy, reasons: [], grantable };
+  if (judgeable && input.judge) {
+    const verdict = await input.judge(command);
+    if (verdict === 'safe') return { decision: 'allow', mode, source: 'the judge model (peon.permission.judge) classified it as safe', reasons: [], grantable };
+    reasons.push(verdict === 'unsafe' ? 'the judge model classified it as unsafe' : 'the judge model gave no clear answer');
+  }
+  return { decision: 'ask', mode, source, reasons, grantable };
 }

@@ -2,6 +2,7 @@
 // serially in the order they were made. Every call gets exactly one outcome.
 import { judge, type PermissionDecision } from '../permissions/gate';
 import { SessionGrants } from '../permissions/grants';
+import type { CommandJudge } from '../permissions/judgeModel';
 import { DEFAULT_PERMISSIONS, type PermissionConfig } from '../permissions/rules';
 import type { AnyTool, Assessment, Risk, ToolContext } from './contract';
 import type { ToolRegistry } from './registry';
@@ -48,6 +49,8 @@ export class ToolSession {
     private readonly permissions: PermissionConfig = DEFAULT_PERMISSIONS,
     /** What the person allowed for this session; shared by every call the session makes. */
     readonly grants: SessionGrants = new SessionGrants(),
+    /** peon.permission.judge, when on: a model weighs commands off the read-only list. */
+    private readonly judge?: CommandJudge,
   ) {}
 
   /** Runs one call after every call made before it has finished. */
@@ -117,6 +120,7 @@ export class ToolSession {
       grants: this.grants,
       resolve: (input) => workspace.resolve(input),
       roots: workspace.folders.map((f) => f.root),
+      ...(this.judge ? { judge: this.judge } : {}),
     });
     const unsaved = assessment.writes ? assessment.paths.filter((p) => this.context.unsaved?.(p.canonical)) : [];
     if (unsaved.length > 0 && permission.decision !== 'deny') {
