@@ -75,6 +75,8 @@ test('a proposal edited in the diff editor, then approved, is what lands on disk
   const { page } = workbench;
   const modified = page.locator('.monaco-diff-editor .editor.modified');
   await modified.waitFor({ timeout: 20_000 });
+  // Opened without taking the focus: it is still in the Peon panel's webview.
+  expect(await page.locator('body').evaluate((body) => body.ownerDocument.activeElement?.tagName)).toBe('IFRAME');
   const shown = async () => (await modified.locator('.view-lines').textContent())?.replace(/\u00a0/g, ' ');
   await expect.poll(shown, { timeout: 10_000 }).toContain('proposed by Peon');
   await modified.locator('.view-lines').click();

@@ -29,7 +29,11 @@ export interface PermissionDecision {
   readonly grantable: readonly string[];
 }
 
-/** Built-in defaults (Pegg's table): file tools semi-ask, bash semi-judge. */
+/**
+ * Built-in defaults (DESIGN.md §5, Pegg's table): file tools semi-ask, bash semi-judge;
+ * the tools of later issues are listed already, so each arrives with its default.
+ * Delegated agents and MCP tools have none: they take peon.permission.default (ask).
+ */
 const DEFAULT_MODES: Readonly<Record<string, PermissionMode>> = {
   read: 'semi-ask',
   write: 'semi-ask',
@@ -39,6 +43,19 @@ const DEFAULT_MODES: Readonly<Record<string, PermissionMode>> = {
   glob: 'semi-ask',
   grep: 'semi-ask',
   bash: 'semi-judge',
+  todoread: 'allow',
+  todowrite: 'allow',
+  task: 'allow',
+  taskstatus: 'allow',
+  webfetch: 'allow',
+  websearch: 'allow',
+  loadskill: 'allow',
+  'mem-search': 'semi-ask',
+  'mem-read': 'semi-ask',
+  enterplanmode: 'ask',
+  exitplanmode: 'ask',
+  // Asking the user a question is itself the question: never gated.
+  askuserquestion: 'allow',
 };
 
 /** The mode for a tool: a rule, else its built-in default, else peon.permission.default. */

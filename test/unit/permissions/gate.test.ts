@@ -46,9 +46,13 @@ describe('other modes', () => {
     expect(await decide(call(false, [at('a')]), 'ask', 'my rule')).toMatchObject({ decision: 'ask', source: 'my rule' });
     expect(await decide(call(true, [at('.git/config', { protectedReason: 'git' })]), 'deny', 'my rule')).toMatchObject({ decision: 'deny', source: 'my rule' });
   });
-  test('every built-in file tool defaults to semi-ask; others fall back to ask', () => {
+  test('the default table of DESIGN.md §5: file tools semi-ask, bash semi-judge, the rest as listed; agents and MCP fall back to ask', () => {
     for (const tool of ['read', 'write', 'edit', 'delete', 'list', 'glob', 'grep']) expect(modeFor(tool)).toEqual({ mode: 'semi-ask', source: `default for ${tool}: semi-ask` });
     expect(modeFor('mcp__x')).toEqual({ mode: 'ask', source: 'peon.permission.default: ask (built in)' });
+    expect(modeFor('agent_claude')).toEqual({ mode: 'ask', source: 'peon.permission.default: ask (built in)' });
+    expect(modeFor('bash').mode).toBe('semi-judge');
+    const table = Object.fromEntries(['todoread', 'todowrite', 'task', 'taskstatus', 'webfetch', 'websearch', 'loadskill', 'mem-search', 'mem-read', 'enterplanmode', 'exitplanmode', 'askuserquestion'].map((t) => [t, modeFor(t).mode]));
+    expect(table).toEqual({ todoread: 'allow', todowrite: 'allow', task: 'allow', taskstatus: 'allow', webfetch: 'allow', websearch: 'allow', loadskill: 'allow', 'mem-search': 'semi-ask', 'mem-read': 'semi-ask', enterplanmode: 'ask', exitplanmode: 'ask', askuserquestion: 'allow' });
   });
 });
 
