@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startModelServer } from '../fakes/modelServer.mjs';
+import { openPeonView, openPeonWorkbench, runCommand, type Workbench } from './workbench';
+
+// The panel over the Anthropic Messages protocol (the agent e2e covers OpenAI's): the
+// key typed into "Peon: Set API Key" (SecretStorage), a streamed answer, a read tool
+// call with its card, the final answer, and the tokens the server reported.
+let model: Awaited<ReturnType<typeof startModelServer>>;
+let workbench: Workbench;
+
+beforeAll(async () => {
+  model = await startModelServer();
+  workbench = await openPeonWorkbench({ 'NOTES.md': 'Ship on Friday.\n' }, { 'peon.model.provider': 'anthropic', 'peon.model.id': 'claude-fake', 'peon.model.baseUrl': model.anthropicUrl });
+});
+
+afterAll(async () => {
+  await workbench?.close();
+  await model?.close();
+});
+
+test('Set API Key, then a turn over Anthropic Messages: streamed text, a read card, the answer, the server\'s token counts', async () => {
+  const { page } = workbench;
+  await runCommand(page, 'Peon: Set API Key');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Anthropic' }).first().click();
+  const input = page.locator('.quick-input-widget .quick-input-box input.input');
+  await input.fill('sk-ant-e2e-key');
+  await input.press('Enter');
+
+  model.script({ text: 'Reading the notes.', toolCalls: [{ id: 'toolu_1', name: 'read', arguments: '{"path":"NOTES.md"}' }] }, { text: 'The notes say: ship on Friday.' });
+  const chat = await openPeonView(page);
+  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
+  await composer.fill('What do the notes say?');
+  await composer.press('Enter');
+  const card = chat.getByRole('group', { name: 'Tool call read' });
+  await card.waitFor({ timeout: 30_000 });
+  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: 20_000 }).toBe('ok');
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Reading the notes.', 'The notes say: ship on Friday.']);
+
+  // Both requests went to the Messages API with the key from SecretStorage.
+  const calls = model.requests.filter((r) => r.url.startsWith('/v1/messages'));
+  expect(calls).toHaveLength(2);
+  expect(calls.map((r) => r.headers.authorization)).toEqual(['Bearer sk-ant-e2e-key', 'Bearer sk-ant-e2e-key']);
+  expect(JSON.stringify(calls[1]!.body)).toContain('"tool_use_id":"toolu_1"');
+  // Per request the server reports 100 input, 40 cache read, 10 cache write, 20 output tokens:
+  // the context is 170; the chat's input counts cache writes (2 × 110), reads once (2 × 40).
+  expect(await chat.getByRole('status', { name: 'Token usage' }).textContent()).toMatch(/^\s*Context 170 \/ 200\.0k \(0%\) · this chat: 220 in, 40 out, 80 cached\s*$/);
+});
