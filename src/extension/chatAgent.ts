@@ -8,6 +8,7 @@ import { buildSystemPrompt } from '../core/agent/systemPrompt';
 import type { HistoryItem, ModelClient } from '../core/model/modelClient';
 import { priceOf, windowOf, type Price } from '../core/model/modelInfo';
 import { SessionGrants, type Grant } from '../core/permissions/grants';
+import { diagnosticsFor } from './diagnostics';
 import { modelJudge } from '../core/permissions/judgeModel';
 import { permissionConfig } from '../core/permissions/rules';
 import { locateRipgrep } from '../core/search/ripgrep';
@@ -87,6 +88,7 @@ export class ChatAgent {
           settings,
           onProgress: this.host.onProgress,
           unsaved: hasUnsavedChanges,
+          diagnostics: diagnosticsFor,
         },
         this.host.approve,
         permissionConfig(layers),

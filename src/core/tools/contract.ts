@@ -74,6 +74,11 @@ export interface ToolContext {
    * to it always asks, whatever the rules (the unsaved text stays in the editor).
    */
   readonly unsaved?: (canonical: string) => boolean;
+  /**
+   * The editor's current diagnostics for a file (canonical path), one line each
+   * ("12:5 error: … (ts)"); `read` appends them (DESIGN.md §4). Only in VS Code.
+   */
+  readonly diagnostics?: (canonical: string) => readonly string[];
   /** The host's environment (PATH finds delegated agents); default: this process's. */
   readonly env?: NodeJS.ProcessEnv;
 }

@@ -109,6 +109,7 @@ async function readLines(args: Input, target: ResolvedPath, handle: fs.FileHandl
   if (cutLines > 0) notes.push(`(${cutLines} long line(s) cut at ${MAX_LINE_CHARS} characters)`);
   if (notUtf8) notes.push('(the file is not valid UTF-8: invalid bytes are shown as U+FFFD; edit will refuse this file)');
   if (target.ignored) notes.push('(this file is ignored by .gitignore or .peonignore)');
+  notes.push(...diagnosticNotes(target, ctx));
   return {
     output: [...out, ...notes].join('\n'),
     data: {
@@ -119,6 +120,17 @@ async function readLines(args: Input, target: ResolvedPath, handle: fs.FileHandl
       ...(notUtf8 ? { utf8: false } : {}),
     },
   };
+}
+
+/** How many of the editor's diagnostics a read carries. */
+const MAX_DIAGNOSTICS = 50;
+
+/** The editor's current problems in the file, when the host knows them. */
+function diagnosticNotes(target: ResolvedPath, ctx: ToolContext): string[] {
+  const lines = ctx.diagnostics?.(target.canonical) ?? [];
+  if (lines.length === 0) return [];
+  const more = lines.length > MAX_DIAGNOSTICS ? [`… ${lines.length - MAX_DIAGNOSTICS} more`] : [];
+  return ['', `Problems VS Code reports in ${target.display}:`, ...lines.slice(0, MAX_DIAGNOSTICS), ...more];
 }
 
 async function readBytes(args: Input, target: ResolvedPath, handle: fs.FileHandle, identity: ReturnType<typeof identityOf>, ctx: ToolContext): Promise<ToolResult> {
