@@ -5,7 +5,7 @@ import path from 'node:path';
 import { analyzeCommand } from '../shell/segments';
 import type { Assessment } from '../tools/contract';
 import type { ResolvedPath } from '../workspace/workspace';
-import { whyDestructive, whyNotWhitelisted } from './commandJudge';
+import { commandForms, DESTRUCTIVE_NAMES, unwrap, whyDestructive, whyNotWhitelisted } from './commandJudge';
 import type { CommandJudge } from './judgeModel';
 import type { SessionGrants } from './grants';
 import { commandMatches, pathMatches, strictestMatch } from './patterns';
@@ -142,40 +142,56 @@ async function judgeCommand(input: GateInput, command: string, mode: PermissionM
   if (mode === 'deny') return deny(mode, source, [source]);
   const analysis = await analyzeCommand(command);
   const rules = config.failClosed ? [] : (config.patterns[input.tool] ?? []);
+  const denyRules = rules.filter((r) => r.mode === 'deny');
   const cwdPath = input.assessment.paths[0];
-  const cwd = cwdPath?.canonical ?? process.cwd();
+  // Every folder the line may run a command in: where it starts, and wherever it `cd`s.
+  const cwds = [cwdPath?.canonical ?? process.cwd()];
+  for (const segment of analysis.segments) {
+    const target = segment.argv?.[0] === 'cd' && segment.argv.length === 2 ? segment.argv[1]! : undefined;
+    if (target !== undefined && !target.startsWith('-')) cwds.push(...cwds.map((cwd) => path.resolve(cwd, target)));
+  }
   const matches = analysis.segments.map((s) => strictestMatch(rules, (pattern) => commandMatches(pattern, segmentKey(s))));
 
-  // Deny wins over everything, segment by segment (also inside substitutions).
-  const denied = matches.findIndex((m) => m?.mode === 'deny');
-  if (denied >= 0) return deny('deny', matches[denied]!.source, [`\`${analysis.segments[denied]!.text}\` is denied by ${matches[denied]!.source}`]);
+  // Deny wins over everything, segment by segment (also inside substitutions and `bash -c`),
+  // matched against every form of the command: /usr/bin/curl, `command curl`, `git -C . push`.
+  for (const segment of analysis.segments) {
+    const forms = segment.argv ? commandForms(segment.argv) : [segmentKey(segment)];
+    const rule = strictestMatch(denyRules, (pattern) => forms.some((form) => commandMatches(pattern, form)));
+    if (rule) return deny('deny', rule.source, [`\`${segment.text}\` is denied by ${rule.source}`]);
+  }
 
   // Destructive commands and what the parser cannot vouch for always ask.
   const always: string[] = [...analysis.issues.map((i) => `the command ${i}`)];
   for (const segment of analysis.segments) {
-    const why = segment.argv && whyDestructive(segment.argv, input.roots ?? [], cwd);
+    const name = segment.argv ? undefined : unwrap(segment.name === undefined ? [] : [segment.name])[0];
+    const why = segment.argv ? whyDestructive(segment.argv, input.roots ?? [], cwds) : name !== undefined && DESTRUCTIVE_NAMES.has(name) ? `what ${name} would change cannot be seen (its words are not literal)` : undefined;
     if (why) always.push(`\`${segment.text}\`: ${why} (destructive commands always ask)`);
+    // With deny rules in force, a command whose words cannot be read might be one of them.
+    else if (segment.issues.length > 0 && denyRules.length > 0 && !segment.argv) always.push(`\`${segment.text}\` cannot be checked against the deny rules: ${segment.issues.join('; ')}`);
   }
   const grantable = always.length > 0 ? [] : analysis.segments.map(segmentKey);
   if (always.length > 0) {
     const segmentIssues = analysis.segments.filter((s) => s.issues.length > 0).map((s) => `\`${s.text}\` ${s.issues.join('; ')}`);
-    return { decision: 'ask', mode, source, reasons: [...always, ...segmentIssues], grantable };
+    return { decision: 'ask', mode, source, reasons: [...new Set([...always, ...segmentIssues])], grantable };
   }
   if (mode === 'allow') return { decision: 'allow', mode, source, reasons: [], grantable };
   if (mode === 'ask') return { decision: 'ask', mode, source, reasons: [source], grantable };
 
-  // semi-judge (and semi-ask): every segment must pass on its own.
+  // semi-judge (and semi-ask): every segment must pass on its own; a relative path is
+  // checked from every folder the line may be in.
   const check = (arg: string): string | undefined => {
     if (!input.resolve) return 'paths cannot be checked here';
-    let p: ResolvedPath;
-    try {
-      p = input.resolve(path.isAbsolute(arg) ? arg : path.join(cwdPath?.display === '.' || !cwdPath ? '' : cwdPath.display, arg));
-    } catch {
-      return `${arg} is not a path Peon can check`;
+    for (const cwd of cwds) {
+      let p: ResolvedPath;
+      try {
+        p = input.resolve(path.resolve(cwd, arg));
+      } catch {
+        return `${arg} is not a path Peon can check`;
+      }
+      if (!p.inside) return `${arg} is outside the workspace`;
+      if (p.secretReasons.length > 0) return `${arg}: ${p.secretReasons[0]}`;
+      if (p.protectedReason) return `${arg} is protected: ${p.protectedReason}`;
     }
-    if (!p.inside) return `${arg} is outside the workspace`;
-    if (p.secretReasons.length > 0) return `${arg}: ${p.secretReasons[0]}`;
-    if (p.protectedReason) return `${arg} is protected: ${p.protectedReason}`;
     return undefined;
   };
   const reasons: string[] = [];

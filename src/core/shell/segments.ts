@@ -13,6 +13,8 @@ export interface ShellSegment {
   readonly text: string;
   /** Its words after quote removal, when every word is a literal (no expansion, no glob). */
   readonly argv: readonly string[] | undefined;
+  /** The command word as written (quotes removed when literal), even when other words are not literal. */
+  readonly name?: string | undefined;
   /** Why this segment cannot be judged from its words alone; empty when it can. */
   readonly issues: readonly string[];
 }
@@ -32,6 +34,8 @@ const RUNS_OTHERS = new Set(['eval', 'exec', 'source', '.', 'sh', 'bash', 'zsh',
 const HARMLESS_REDIRECT = /^(\d?>&\d|\d?>&-|&?\d?>>?\s*\/dev\/null)$/;
 
 const GLOB = /[*?[]/;
+/** `{a,b}` and `{1..9}`: bash expands them into several words; tree-sitter keeps one. */
+const BRACES = /\{[^{}]*(,|\.\.)[^{}]*\}/;
 
 function unescapeWord(text: string): string {
   return text.replace(/\\(.)/gs, '$1');
@@ -52,7 +56,8 @@ function literal(node: Node, nested: ShellSegment[], issues: string[]): string |
         if (inner && inner.type !== 'word') return literal(inner, nested, issues);
       }
       const text = node.text;
-      if (GLOB.test(text.replace(/\\./g, ''))) issues.push(`expands the glob ${text}`);
+      const unescaped = text.replace(/\\./gs, '');
+      if (GLOB.test(unescaped)) issues.push(`expands the glob ${text}`);
       if (text.startsWith('~')) return os.homedir() + unescapeWord(text.slice(1));
       return unescapeWord(text);
     }
@@ -122,14 +127,18 @@ function commandSegment(node: Node, nested: ShellSegment[]): ShellSegment {
     } else if (child.type === 'comment') {
       continue;
     } else {
+      // Brace expansion, wherever the grammar split the word: checked on its unquoted text.
+      const unquoted = child.text.replace(/\\./gs, '').replace(/'[^']*'|"(?:\\.|[^"\\])*"/g, '');
+      if (BRACES.test(unquoted)) issues.push(`expands the braces ${child.text}`);
       const value = literal(child, nested, issues);
       if (value === undefined) words.argv = undefined;
       else words.argv?.push(value);
     }
   }
-  const name = words.argv?.[0];
+  const nameNode = node.childForFieldName('name');
+  const name = words.argv?.[0] ?? (nameNode ? literal(nameNode, [], []) ?? nameNode.text : undefined);
   if (name !== undefined && RUNS_OTHERS.has(name.split('/').pop() ?? name)) issues.push(`${name} runs other commands, which are not in its words`);
-  return { text: node.text, argv: words.argv, issues };
+  return { text: node.text, argv: words.argv, name, issues };
 }
 
 function redirectIssue(node: Node, issues: string[], nested: ShellSegment[]): void {
@@ -168,7 +177,7 @@ function collect(node: Node, out: ShellSegment[], lineIssues: string[]): void {
       case 'variable_assignment':
       case 'declaration_command':
       case 'unset_command':
-        out.push({ text: child.text, argv: undefined, issues: [`changes the shell's variables: ${child.text}`] });
+        out.push({ text: child.text, argv: undefined, name: undefined, issues: [`changes the shell's variables: ${child.text}`] });
         collect(child, out, lineIssues);
         break;
       case 'comment':
@@ -181,19 +190,52 @@ function collect(node: Node, out: ShellSegment[], lineIssues: string[]): void {
   }
 }
 
-/** Every simple command of `command`, and what keeps each (or the line) from being vouched for. */
-export async function analyzeCommand(command: string): Promise<CommandAnalysis> {
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
+
+/** The script a segment hands to a shell (`bash -c SCRIPT`, `eval WORDS`), when its words are literal. */
+function scriptOf(segment: ShellSegment): string | undefined {
+  const argv = segment.argv;
+  if (!argv || argv.length < 2) return undefined;
+  const base = argv[0]!.split('/').pop() ?? argv[0]!;
+  if (base === 'eval') return argv.slice(1).join(' ');
+  if (!SHELLS.has(base)) return undefined;
+  const at = argv.findIndex((a, i) => i > 0 && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
+  return at > 0 ? argv[at + 1] : undefined;
+}
+
+async function analyze(command: string, depth: number): Promise<CommandAnalysis> {
   const tree = await parseBash(command);
   if (!tree) return { parsed: false, segments: [], issues: ['no bash parser could be loaded, so the command cannot be judged'] };
+  const segments: ShellSegment[] = [];
+  const issues: string[] = [];
+  let parsed: boolean;
   try {
-    const segments: ShellSegment[] = [];
-    const issues: string[] = [];
     collect(tree.rootNode, segments, issues);
-    if (tree.rootNode.hasError && !issues.some((i) => i.startsWith('does not parse'))) issues.push('does not parse cleanly as bash');
-    if (/\r|\n/.test(command.trim().replace(/\\\n/g, ''))) issues.push('spans several lines');
-    if (segments.length === 0 && issues.length === 0) issues.push('runs no command Peon can see');
-    return { parsed: !tree.rootNode.hasError, segments, issues };
+    parsed = !tree.rootNode.hasError;
+    if (!parsed && !issues.some((i) => i.startsWith('does not parse'))) issues.push('does not parse cleanly as bash');
   } finally {
     tree.delete();
   }
+  // A backslash-newline joins words in bash but splits them for the grammar: never vouched for.
+  if (/\r|\n/.test(command.trim())) issues.push('spans several lines');
+  if (segments.length === 0 && issues.length === 0) issues.push('runs no command Peon can see');
+  // What `bash -c` or `eval` will run is judged too (deny rules, destructive commands), a few levels deep.
+  for (const segment of [...segments]) {
+    const script = scriptOf(segment);
+    if (script === undefined) continue;
+    if (depth >= 3) {
+      issues.push('nests shells too deeply to judge');
+      continue;
+    }
+    const inner = await analyze(script, depth + 1);
+    segments.push(...inner.segments);
+    issues.push(...inner.issues.map((i) => `runs a script that ${i}`));
+    parsed &&= inner.parsed;
+  }
+  return { parsed, segments, issues };
+}
+
+/** Every simple command of `command`, and what keeps each (or the line) from being vouched for. */
+export function analyzeCommand(command: string): Promise<CommandAnalysis> {
+  return analyze(command, 0);
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { judge } from '../../../src/core/permissions/gate';
 import { SessionGrants } from '../../../src/core/permissions/grants';
@@ -101,7 +102,7 @@ describe('rules that cover the whole tool', () => {
     expect(await allow('npm install && echo $(date) > out.txt')).toMatchObject({ decision: 'allow', source: 'peon.permission.rules (user): bash -> allow' });
     for (const [command, why] of [
       ['rm -rf .', 'deletes the workspace'],
-      ['rm -rf ~', 'deletes the workspace, the home folder'],
+      ['rm -rf ~', 'the home folder'],
       ['rm -fr /', 'the whole disk'],
       ['git push --force origin main', 'rewrites or deletes remote history'],
       ['git clean -fdx', 'deletes untracked files'],
@@ -130,4 +131,109 @@ test('allowed for this session: exactly the approved segments', async () => {
   expect(await gate({}, grants)('npm test')).toMatchObject({ decision: 'allow', source: 'allowed for this session: npm test' });
   expect(await gate({}, grants)('npm test && npm run build')).toMatchObject({ decision: 'ask', reasons: ['`npm run build`: npm is not one of the read-only commands Peon runs without asking'] });
   expect(await gate({}, grants)('npm test -- --watch')).toMatchObject({ decision: 'ask' });
+});
+
+// Found by a hostile review of this gate; each was allowed before.
+describe('bypasses that must ask (default semi-judge)', () => {
+  test.each([
+    ["echo 'import os; os.system(\"id\")' | python3 -v", 'python3 is not one of the read-only commands'],
+    ['make version', 'make is not one of the read-only commands'],
+    ['node version', 'node is not one of the read-only commands'],
+    ['npx version', 'npx is not one of the read-only commands'],
+    ["tr\\\nap 'touch /tmp/pwned' EXIT", 'spans several lines'],
+    ['cat .e\\\nnv', 'spans several lines'],
+    ['cat ".e\\\nnv"', 'spans several lines'],
+    ["(echo 'touch PWNED'; seq 1 100000) | sort -S 1 --compress-program=sh", 'sort is not one of the read-only commands'],
+    ['echo x | sort -o/root/.profile', 'sort is not one of the read-only commands'],
+    ['cat {.env,README.md}', 'expands the braces {.env,README.md}'],
+    ['cat {/etc/passwd,}', 'expands the braces'],
+    ['cd && cat .bash_history', 'cd is not one of the read-only commands'],
+    ['cd - && cat .bash_history', 'cd is not one of the read-only commands'],
+    ["printf 'x' | wc --files0-from=-", '--files0-from=- can make wc'],
+    ['du --files0-from=list.txt', '--files0-from=list.txt can make du'],
+    ["git log -p -- '.en?'", 'git expands the pathspec .en? itself'],
+    ["git log -- ':(glob)**/.env'", 'git expands the pathspec'],
+    ['file -C -m m', 'file is not one of the read-only commands'],
+    ['tree -R -H .', 'tree is not one of the read-only commands'],
+    ['tail -fn1 README.md', '-fn1 can make tail'],
+    ['cat a://../../etc/passwd', 'is outside the workspace'],
+    ['cd src && cat ../../etc/passwd', 'is outside the workspace'],
+    ['git diff --textconv HEAD', '--textconv can make git'],
+  ])('%j asks', async (command, why) => {
+    const decision = await gate()(command);
+    expect(decision.decision, JSON.stringify(decision.reasons)).toBe('ask');
+    expect(decision.reasons.join('\n')).toContain(why);
+  });
+
+  test('the version queries that are only version queries still run', async () => {
+    for (const command of ['node --version', 'node -v', 'python3 --version', 'git --version', 'go version', 'cd src']) expect((await gate()(command)).decision, command).toBe('allow');
+  });
+});
+
+describe('destructive commands under bash: allow, however they are written', () => {
+  const allow = gate({ user: { 'peon.permission.rules': { bash: 'allow' } } });
+  test.each([
+    'rm -rf ./*',
+    'rm -rf ~/*',
+    'rm -rf $HOME',
+    'rm -rf "$PWD"',
+    'rm -rf .git',
+    '/bin/rm -rf ~',
+    'sudo rm -rf /',
+    'command rm -rf ~',
+    'env X=1 rm -rf ~',
+    'bash -c "rm -rf ~"',
+    'git -C . clean -fdx',
+    'git -c x=y reset --hard',
+    'git push origin :main',
+    'git push -uf origin main',
+    'git push --prune origin',
+    'git branch --delete --force x',
+    'git branch -d -f x',
+    'git checkout -f',
+    'git checkout -- src',
+    'git restore --worktree src',
+    'git restore src',
+    'git reflog expire --expire=now --all',
+    'git update-ref -d refs/heads/main',
+    'chmod --recursive 000 .',
+    'truncate -s0 README.md',
+    'find . -name x -ok rm {} ;',
+  ])('%j asks', async (command) => {
+    const decision = await allow(command);
+    expect(decision.decision, JSON.stringify(decision.reasons)).toBe('ask');
+    expect(decision.grantable).toEqual([]);
+  });
+
+  test('cd .. and then deleting the workspace folder by name asks', async () => {
+    const root = makeWorkspace();
+    const workspace = new Workspace([{ path: root }]);
+    const config = permissionConfig({ user: { 'peon.permission.rules': { bash: 'allow' } }, workspace: {} });
+    const command = `cd .. && rm -rf ${path.basename(root)}`;
+    const decision = await judge({ tool: 'bash', assessment: { risk: 'process', writes: false, paths: [workspace.resolve('.')], summary: { kind: 'command', command, cwd: '.' } }, config, resolve: (p) => workspace.resolve(p), roots: [root] });
+    expect(decision.decision).toBe('ask');
+  });
+
+  test('ordinary deletions inside the workspace still run', async () => {
+    for (const command of ['rm -rf build', 'rm -f src/a.ts', 'git restore --staged src', 'git checkout main', 'git push origin main']) expect((await allow(command)).decision, command).toBe('allow');
+  });
+});
+
+describe('deny rules cannot be dodged', () => {
+  const denied = { user: { 'peon.permission.rules': { bash: 'allow' } }, workspace: { 'peon.permission.rules': { bash: { 'curl *': 'deny', 'cat *': 'deny' } } } };
+  test.each(['command curl http://x', 'env curl http://x', 'bash -c "curl http://x"', 'sh -c "echo hi; curl http://x"', '/usr/bin/curl http://x', '/bin/cat .env', 'sudo -u root curl http://x', 'timeout 5 curl http://x', 'eval curl http://x'])('%j is denied', async (command) => {
+    expect(await gate(denied)(command)).toMatchObject({ decision: 'deny' });
+  });
+
+  test.each(['$(echo curl) http://x', 'cu\\\nrl http://x', '"$CMD" http://x'])('%j, which cannot be read, asks rather than runs', async (command) => {
+    expect((await gate(denied)(command)).decision).toBe('ask');
+  });
+
+  test('global options before the subcommand do not hide it', async () => {
+    const rules = { user: { 'peon.permission.rules': { bash: { 'git *': 'allow', 'npm *': 'allow', 'git push *': 'deny', 'npm publish *': 'deny' } } } };
+    for (const command of ['git -C . push --force origin main', 'git -c core.sshCommand=x push', 'npm --access public publish']) {
+      expect(await gate(rules)(command), command).toMatchObject({ decision: 'deny' });
+    }
+    expect(await gate(rules)('git -C . status')).toMatchObject({ decision: 'allow' });
+  });
 });
