@@ -55,9 +55,17 @@ export class ApprovalCards implements vscode.Disposable {
       this.broker.answer(id, { approved: false, ...(message?.trim() ? { message: message.trim() } : {}) });
       return;
     }
+    const card = this.cards.get(id);
+    // The host decides what an answer may do, not the webview: no rule without canAlways,
+    // no grant without something grantable.
+    const scope = answer === 'always' && card?.canAlways ? 'always' : answer !== 'once' && request.permission.grantable.length > 0 ? 'session' : 'once';
     const edited = await this.proposals.editedText(id);
-    if (answer === 'always' && this.cards.get(id)?.canAlways) await alwaysAllow(request.tool, request.permission.grantable);
-    const reply: ApprovalReply = { approved: true, scope: answer, ...(edited !== undefined ? { edited } : {}) };
+    if (!this.broker.isPending(id)) {
+      this.log.warn(`Approval ${id} was withdrawn while it was being answered; nothing was allowed.`);
+      return;
+    }
+    if (scope === 'always') await alwaysAllow(request.tool, request.permission.grantable);
+    const reply: ApprovalReply = { approved: true, scope, ...(edited !== undefined ? { edited } : {}) };
     if (!this.broker.answer(id, reply)) this.log.warn(`Approval ${id} was withdrawn while it was being answered.`);
   }
 

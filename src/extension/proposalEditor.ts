@@ -41,7 +41,11 @@ export class ProposalEditor {
     if (!entry) return undefined;
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === entry.right.toString());
     const text = document ? document.getText() : Buffer.from(await vscode.workspace.fs.readFile(entry.right)).toString('utf8');
-    return text === entry.proposal.content ? undefined : text;
+    if (text === entry.proposal.content) return undefined;
+    // The editor keeps one line ending per document: a proposal with mixed endings comes
+    // back normalised, which is not an edit.
+    const eol = document?.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+    return text === entry.proposal.content.replace(/\r\n|\r|\n/g, eol) ? undefined : text;
   }
 
   /** Closes the diff (saving the scratch side first, so nothing prompts) and removes the scratch files. */

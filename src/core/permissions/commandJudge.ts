@@ -4,12 +4,13 @@
 // matched against, so `/usr/bin/curl`, `command curl` or `git -C . push` cannot dodge it.
 import os from 'node:os';
 import path from 'node:path';
+import { SHELLS, unwrap } from '../shell/commandWords';
 
 /** A path argument as the workspace sees it: why it may not be read, or undefined. */
 export type PathCheck = (candidate: string) => string | undefined;
 
 /** Commands whose every option only changes what they print (paths still checked). */
-const ANY_ARGS = new Set(['pwd', 'ls', 'echo', 'true', 'false', 'whoami', 'uname', 'which', 'wc', 'head', 'tail', 'cat', 'stat', 'du', 'basename', 'dirname', 'realpath', 'nproc', 'id', 'type', 'diff', 'cmp', 'cut', 'tr', 'seq', 'sleep']);
+const ANY_ARGS = new Set(['pwd', 'ls', 'echo', 'true', 'false', 'whoami', 'uname', 'which', 'wc', 'head', 'tail', 'cat', 'stat', 'du', 'basename', 'dirname', 'realpath', 'nproc', 'id', 'type', 'cmp', 'cut', 'tr', 'seq']);
 /** Exactly these arguments print a version; anything else may run code (`python3 -v`, `make version`). */
 const VERSION: Readonly<Record<string, readonly string[]>> = {
   node: ['--version', '-v'],
@@ -28,13 +29,16 @@ const VERSION: Readonly<Record<string, readonly string[]>> = {
 };
 const GIT_READ = new Set(['status', 'diff', 'log', 'show', 'rev-parse', 'ls-files', 'blame', 'describe', 'shortlog']);
 const GIT_BRANCH_FLAGS = new Set(['-a', '-r', '-v', '-vv', '--list', '--all', '--show-current', '--remotes']);
-/** Options that make an otherwise read-only command write, run a program, read file names from elsewhere or never end. */
-const UNSAFE_OPTION: Readonly<Record<string, RegExp>> = {
-  '*': /^--files0-from/,
-  tail: /^(-[^-]*[fF]|--follow|--retry|--pid)/,
-  git: /^(--output|--ext-diff|--textconv|--exec|--upload-pack|--receive-pack|-O|--open-files-in-pager|--no-index)/,
-  diff: /^(--to-file|--from-file)/,
+/** Long options (any unambiguous prefix of them) that make an otherwise read-only command write, run a program, read names from elsewhere or never end. */
+const UNSAFE_LONG: Readonly<Record<string, readonly string[]>> = {
+  '*': ['files0-from'],
+  tail: ['follow', 'retry', 'pid'],
+  git: ['output', 'ext-diff', 'textconv', 'exec', 'upload-pack', 'receive-pack', 'open-files-in-pager', 'no-index'],
 };
+const UNSAFE_SHORT: Readonly<Record<string, RegExp>> = { tail: /^-[^-]*[fF]/, git: /^-O/ };
+
+const unsafeOption = (name: string, arg: string): boolean =>
+  [...(UNSAFE_LONG['*'] ?? []), ...(UNSAFE_LONG[name] ?? [])].some((long) => isLong(arg, long, 2)) || (UNSAFE_SHORT[name]?.test(arg) ?? false);
 
 /**
  * Why `argv` is not a bare read-only command semi-judge runs directly, or undefined
@@ -56,7 +60,7 @@ export function whyNotWhitelisted(argv: readonly string[], check: PathCheck): { 
     else if (sub === 'remote') ok = rest.length === 0 || (rest.length === 1 && rest[0] === '-v');
   }
   if (!ok) return notListed(`${name || 'it'} is not one of the read-only commands Peon runs without asking`, args, check);
-  const option = args.find((a) => UNSAFE_OPTION['*']!.test(a) || UNSAFE_OPTION[name]?.test(a));
+  const option = args.find((a) => unsafeOption(name, a));
   if (option) return notListed(`${option} can make ${name} write, run something, read names from elsewhere or never end`, args, check);
   // git expands pathspecs itself: `git log -p -- '.en?'` reaches files no word names.
   if (name === 'git') {
@@ -71,8 +75,9 @@ export function whyNotWhitelisted(argv: readonly string[], check: PathCheck): { 
 function pathObjection(args: readonly string[], check: PathCheck, skipUrls: boolean): string | undefined {
   for (const arg of args) {
     if (skipUrls && /^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) continue;
-    // `git show HEAD:.env`, `--file=secrets.json`: each piece may be a path.
-    for (const piece of arg.startsWith('-') ? arg.split('=').slice(1) : arg.split(':')) {
+    // `git show HEAD:.env`, `--file=secrets.json`, `-S/etc/passwd`: each piece may be a path.
+    const pieces = arg.startsWith('--') ? arg.split('=').slice(1) : /^-[a-zA-Z]./.test(arg) ? [arg.slice(2), ...arg.split('=').slice(1)] : arg.split(':');
+    for (const piece of pieces) {
       if (piece === '') continue;
       const why = check(piece);
       if (why) return why;
@@ -87,43 +92,23 @@ function notListed(why: string, args: readonly string[], check: PathCheck): { wh
   return objection === undefined ? { why, judgeable: true } : { why: `${why}; ${objection}`, judgeable: false };
 }
 
-/** Commands that run the rest of their words as a command: which words are their options, and which options take a value. */
-const WRAPPERS: Readonly<Record<string, { readonly option?: RegExp; readonly takesValue?: ReadonlySet<string> }>> = {
-  command: { option: /^-[pvV]+$/ },
-  builtin: {},
-  exec: { option: /^-[cl]+$|^-a$/, takesValue: new Set(['-a']) },
-  nohup: {},
-  sudo: { option: /^-/, takesValue: new Set(['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-T']) },
-  doas: { option: /^-/, takesValue: new Set(['-u', '-C']) },
-  time: { option: /^-/, takesValue: new Set(['-f', '-o']) },
-  nice: { option: /^-n$|^-\d+$|^--adjustment/, takesValue: new Set(['-n']) },
-  ionice: { option: /^-/, takesValue: new Set(['-c', '-n', '-p']) },
-  setsid: { option: /^-/ },
-  env: { option: /^-|=/, takesValue: new Set(['-u', '-C', '-S']) },
-  timeout: { option: /^-|^\d+(\.\d+)?[smhd]?$/, takesValue: new Set(['-s', '-k']) },
-  xargs: { option: /^-/, takesValue: new Set(['-I', '-L', '-n', '-P', '-s', '-E', '-d', '-a']) },
-  stdbuf: { option: /^-/ },
-};
-
-/** `argv` without wrappers (`sudo -u x`, `command`, `env X=1`, `timeout 5`, …) and with the command's base name. */
-export function unwrap(argv: readonly string[]): string[] {
-  let rest = [...argv];
-  for (let guard = 0; guard < 10 && rest.length > 0; guard++) {
-    const base = path.basename(rest[0]!);
-    const wrapper = WRAPPERS[base];
-    if (!wrapper) return [base, ...rest.slice(1)];
-    let i = 1;
-    while (i < rest.length && wrapper.option?.test(rest[i]!)) i += wrapper.takesValue?.has(rest[i]!) ? 2 : 1;
-    rest = rest.slice(i);
-  }
-  return rest.length > 0 ? [path.basename(rest[0]!), ...rest.slice(1)] : [];
+/** `--rec`, `--recursive=…`: GNU and git take any unambiguous prefix of a long option. */
+export function isLong(arg: string, name: string, min = 1): boolean {
+  if (!arg.startsWith('--')) return false;
+  const given = arg.slice(2).split('=')[0]!;
+  return given.length >= min && name.startsWith(given);
 }
 
-/** git's own options before the subcommand (`git -C dir`, `git -c k=v`, `--git-dir=…`). */
-function gitSubcommand(args: readonly string[]): string[] {
+/** A cluster of short options (`-rf`, `-uf`) holding `letter`. */
+const hasShort = (args: readonly string[], letter: string): boolean => args.some((a) => /^-[a-zA-Z]+$/.test(a) && a.includes(letter));
+
+const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix']);
+
+/** git's own options before the subcommand (`git -C dir`, `git -c k=v`, `--git-dir DIR`), and the rest. */
+function gitSplit(args: readonly string[]): { global: string[]; rest: string[] } {
   let i = 0;
-  while (i < args.length && args[i]!.startsWith('-')) i += args[i] === '-C' || args[i] === '-c' ? 2 : 1;
-  return args.slice(i);
+  while (i < args.length && args[i]!.startsWith('-')) i += GIT_VALUE_OPTIONS.has(args[i]!) ? 2 : 1;
+  return { global: args.slice(0, i), rest: args.slice(i) };
 }
 
 /**
@@ -132,9 +117,9 @@ function gitSubcommand(args: readonly string[]): string[] {
  * word after it (`npm --access public publish` is also `npm publish`).
  */
 export function commandForms(argv: readonly string[]): string[] {
-  const plain = unwrap(argv);
+  const plain = unwrap(argv) ?? [path.basename(argv[0] ?? ''), ...argv.slice(1)];
   const forms = [argv.join(' '), plain.join(' ')];
-  if (plain[0] === 'git') forms.push(['git', ...gitSubcommand(plain.slice(1))].join(' '));
+  if (plain[0] === 'git') forms.push(['git', ...gitSplit(plain.slice(1)).rest].join(' '));
   // Without its options, each taken alone or with the word after it (`--access public`).
   const options = plain.map((w, i) => (i > 0 && w.startsWith('-') ? i : -1)).filter((i) => i > 0).slice(0, 6);
   for (let mask = 0; mask < 1 << options.length; mask++) {
@@ -149,47 +134,81 @@ export function commandForms(argv: readonly string[]): string[] {
 }
 
 /** Command names whose effect cannot be judged when their words are not literal. */
-export const DESTRUCTIVE_NAMES = new Set(['rm', 'rmdir', 'git', 'dd', 'shred', 'mkfs', 'wipefs', 'chmod', 'chown', 'find', 'truncate', 'shutdown', 'reboot', 'halt', 'poweroff']);
+export const DESTRUCTIVE_NAMES = new Set(['rm', 'rmdir', 'git', 'dd', 'shred', 'mkfs', 'wipefs', 'chmod', 'chown', 'find', 'truncate', 'shutdown', 'reboot', 'halt', 'poweroff', 'xargs', 'sudo', 'doas', 'su']);
 
-const RECURSIVE_OR_FORCE = /^-[a-zA-Z]*[rRf]|^--(recursive|force)$/;
+const GLOB = /[*?[]/;
+
+function whyGitDestructive(args: readonly string[], shown: string): string | undefined {
+  const { global, rest: [sub = '', ...rest] } = gitSplit(args);
+  if (global.some((a) => a === '-c' || a.startsWith('--config-env') || a.startsWith('--exec-path'))) return `${shown} sets git configuration for the command, which can make it run anything`;
+  const long = (name: string, min = 2): boolean => rest.some((a) => isLong(a, name, min));
+  const operands = rest.filter((a) => !a.startsWith('-'));
+  switch (sub) {
+    case 'push':
+      return hasShort(rest, 'f') || hasShort(rest, 'd') || long('force') || long('force-with-lease') || long('mirror') || long('delete') || long('prune') || rest.some((a) => a.startsWith('+') || a.startsWith(':') || a.includes(':+') || /^[^-].*:$/.test(a))
+        ? `${shown} rewrites or deletes remote history`
+        : undefined;
+    case 'clean':
+      return hasShort(rest, 'f') || long('force') ? `${shown} deletes untracked files for good` : undefined;
+    case 'reset':
+      return long('hard') || long('merge') || long('keep') ? `${shown} discards uncommitted work` : undefined;
+    case 'checkout':
+      return hasShort(rest, 'f') || long('force') || rest.includes('--') || rest.includes('.') || operands.length >= 2 ? `${shown} discards uncommitted changes` : undefined;
+    case 'switch':
+      return hasShort(rest, 'f') || long('force') || long('discard-changes') ? `${shown} discards uncommitted changes` : undefined;
+    case 'restore':
+      return long('staged') && !long('worktree') && !hasShort(rest, 'W') ? undefined : `${shown} discards uncommitted changes`;
+    case 'rm':
+      return hasShort(rest, 'r') || hasShort(rest, 'f') || long('force') ? `${shown} deletes files from the work tree` : undefined;
+    case 'branch':
+      return hasShort(rest, 'D') || ((long('delete') || hasShort(rest, 'd')) && (long('force') || hasShort(rest, 'f'))) ? `${shown} deletes a branch whether or not it was merged` : undefined;
+    case 'stash':
+      return rest[0] === 'drop' || rest[0] === 'clear' ? `${shown} deletes stashed work` : undefined;
+    case 'worktree':
+      return rest[0] === 'remove' && (hasShort(rest, 'f') || long('force')) ? `${shown} deletes a work tree with its changes` : undefined;
+    case 'reflog':
+    case 'update-ref':
+    case 'prune':
+    case 'filter-branch':
+    case 'filter-repo':
+    case 'gc':
+      return (sub === 'reflog' && (rest[0] === 'expire' || rest[0] === 'delete')) || (sub === 'update-ref' && (hasShort(rest, 'd') || long('delete'))) || sub === 'prune' || sub.startsWith('filter-') || (sub === 'gc' && long('prune'))
+        ? `${shown} deletes history that could otherwise be recovered`
+        : undefined;
+    default:
+      return undefined;
+  }
+}
 
 /**
  * Why `argv` is destructive (always asks), or undefined. `roots`: the workspace folders;
- * `cwds`: every folder the line may be in when it runs (it may `cd`).
+ * `cwds`: every folder the line may be in when it runs (it may \`cd\`).
  */
 export function whyDestructive(argv: readonly string[], roots: readonly string[], cwds: readonly string[]): string | undefined {
-  const plain = unwrap(argv);
-  const [name = '', ...args] = plain;
   const shown = argv.join(' ');
+  const plain = unwrap(argv);
+  if (!plain) return `${shown}: ${path.basename(argv[0] ?? '')} has an option Peon does not know, so what it runs cannot be seen`;
+  const [name = '', ...args] = plain;
   const home = os.homedir();
   const wide = (arg: string): boolean =>
+    GLOB.test(arg) ||
     cwds.some((cwd) => {
-      const starred = arg === '*' || arg.endsWith('/*') || arg === '.*' || arg.endsWith('/.*');
-      const target = path.resolve(cwd, starred ? arg.replace(/\/?\.?\*$/, '') || '.' : arg);
-      if (target === '/' || target === home || path.basename(target) === '.git') return true;
-      // A workspace folder, anything above one, or (with a star) everything in one.
+      const target = path.resolve(cwd, arg);
+      if (target === '/' || target === home || target.split(path.sep).includes('.git')) return true;
+      // A workspace folder or anything above one.
       return roots.some((root) => root === target || root.startsWith(target.endsWith(path.sep) ? target : target + path.sep));
     });
+  const options = args.filter((a) => a.startsWith('-'));
   const operands = args.filter((a) => !a.startsWith('-'));
+  const recursive = hasShort(options, 'r') || hasShort(options, 'R') || options.some((a) => isLong(a, 'recursive'));
+  const force = hasShort(options, 'f') || options.some((a) => isLong(a, 'force'));
   switch (name) {
     case 'rm':
     case 'rmdir':
-      return args.some((a) => RECURSIVE_OR_FORCE.test(a)) && operands.some(wide) ? `${shown} deletes the workspace, its .git, the home folder or the whole disk` : undefined;
-    case 'git': {
-      const [sub = '', ...rest] = gitSubcommand(args);
-      const short = (letter: string): boolean => rest.some((a) => /^-[a-zA-Z]+$/.test(a) && a.includes(letter));
-      if (sub === 'push' && (short('f') || short('d') || rest.some((a) => a.startsWith('--force') || a.startsWith('+') || a.startsWith(':') || a === '--mirror' || a === '--delete' || a === '--prune')))
-        return `${shown} rewrites or deletes remote history`;
-      if (sub === 'clean' && (short('f') || rest.includes('--force'))) return `${shown} deletes untracked files for good`;
-      if (sub === 'reset' && rest.includes('--hard')) return `${shown} discards uncommitted work`;
-      if (sub === 'checkout' && (short('f') || rest.includes('--force') || rest.includes('--') || rest.includes('.'))) return `${shown} discards uncommitted changes`;
-      if (sub === 'restore' && !(rest.includes('--staged') && !rest.includes('--worktree') && !short('W'))) return `${shown} discards uncommitted changes`;
-      if (sub === 'branch' && (short('D') || (rest.some((a) => a === '--delete' || a === '-d') && rest.some((a) => a === '--force' || a === '-f')))) return `${shown} deletes a branch whether or not it was merged`;
-      if (sub === 'stash' && (rest[0] === 'drop' || rest[0] === 'clear')) return `${shown} deletes stashed work`;
-      if ((sub === 'reflog' && rest[0] === 'expire') || (sub === 'update-ref' && rest.includes('-d')) || sub === 'filter-branch' || (sub === 'gc' && rest.some((a) => a.startsWith('--prune'))))
-        return `${shown} deletes history that could otherwise be recovered`;
-      return undefined;
-    }
+      // No operand: the names come from elsewhere (`xargs rm -rf`).
+      return (recursive || force) && (operands.length === 0 || operands.some(wide)) ? `${shown} deletes the workspace, its .git, the home folder, the whole disk or names it cannot see` : undefined;
+    case 'git':
+      return whyGitDestructive(args, shown);
     case 'dd':
       return args.some((a) => a.startsWith('of=')) ? `${shown} overwrites whatever of= names, block by block` : undefined;
     case 'truncate':
@@ -204,10 +223,13 @@ export function whyDestructive(argv: readonly string[], roots: readonly string[]
       return `${name} destroys data or stops the machine`;
     case 'chmod':
     case 'chown':
-      return args.some((a) => /^-[a-zA-Z]*R/.test(a) || a === '--recursive') && operands.slice(1).some(wide) ? `${shown} changes ownership or modes across the workspace, home or disk` : undefined;
+      return recursive && operands.slice(1).some(wide) ? `${shown} changes ownership or modes across the workspace, home or disk` : undefined;
     case 'find':
       return args.includes('-delete') || args.some((a) => a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir') ? `${shown} deletes or runs commands on every match` : undefined;
     default:
-      return name.startsWith('mkfs.') ? `${name} formats a file system` : undefined;
+      if (name.startsWith('mkfs.')) return `${name} formats a file system`;
+      // A shell reading its script from its input (\`… | bash\`, \`bash <<< …\`): nothing to see.
+      if (SHELLS.has(name) && !args.some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a)) && operands.length === 0) return `${shown} runs a script from its input, which cannot be seen`;
+      return undefined;
   }
 }

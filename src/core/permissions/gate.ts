@@ -1,14 +1,15 @@
 // The one permission gate (DESIGN.md §5) every tool call passes, whoever makes it: a
 // tool's assessment, the rules and the session's grants in; allow / ask / deny out,
 // with the rule or default that decided and, for commands, the segment that did.
+import fs from 'node:fs';
 import path from 'node:path';
-import { analyzeCommand } from '../shell/segments';
+import { analyzeCommand, RUNS_OTHERS } from '../shell/segments';
 import type { Assessment } from '../tools/contract';
 import type { ResolvedPath } from '../workspace/workspace';
-import { commandForms, DESTRUCTIVE_NAMES, unwrap, whyDestructive, whyNotWhitelisted } from './commandJudge';
+import { commandForms, DESTRUCTIVE_NAMES, whyDestructive, whyNotWhitelisted } from './commandJudge';
 import type { CommandJudge } from './judgeModel';
 import type { SessionGrants } from './grants';
-import { commandMatches, pathMatches, strictestMatch } from './patterns';
+import { commandMatches, pathMatches, strictestMatch, type PatternRule } from './patterns';
 import { DEFAULT_PERMISSIONS, type PermissionConfig } from './rules';
 
 export const PERMISSION_MODES = ['allow', 'ask', 'deny', 'semi-ask', 'semi-judge'] as const;
@@ -153,27 +154,34 @@ async function judgeCommand(input: GateInput, command: string, mode: PermissionM
   const matches = analysis.segments.map((s) => strictestMatch(rules, (pattern) => commandMatches(pattern, segmentKey(s))));
 
   // Deny wins over everything, segment by segment (also inside substitutions and `bash -c`),
-  // matched against every form of the command: /usr/bin/curl, `command curl`, `git -C . push`.
+  // matched against every form of the command (/usr/bin/curl, `command curl`, `git -C . push`),
+  // ignoring case (CURL is curl on a case-insensitive disk).
+  const formsOf = (segment: (typeof analysis.segments)[number]): string[] => (segment.argv ? commandForms(segment.argv) : [segmentKey(segment)]).map((f) => f.toLowerCase());
+  const matchesAny = (rules: readonly PatternRule[], segment: (typeof analysis.segments)[number]) => strictestMatch(rules, (pattern) => formsOf(segment).some((form) => commandMatches(pattern.toLowerCase(), form)));
   for (const segment of analysis.segments) {
-    const forms = segment.argv ? commandForms(segment.argv) : [segmentKey(segment)];
-    const rule = strictestMatch(denyRules, (pattern) => forms.some((form) => commandMatches(pattern, form)));
+    const rule = matchesAny(denyRules, segment);
     if (rule) return deny('deny', rule.source, [`\`${segment.text}\` is denied by ${rule.source}`]);
   }
 
   // Destructive commands and what the parser cannot vouch for always ask.
   const always: string[] = [...analysis.issues.map((i) => `the command ${i}`)];
   for (const segment of analysis.segments) {
-    const name = segment.argv ? undefined : unwrap(segment.name === undefined ? [] : [segment.name])[0];
-    const why = segment.argv ? whyDestructive(segment.argv, input.roots ?? [], cwds) : name !== undefined && DESTRUCTIVE_NAMES.has(name) ? `what ${name} would change cannot be seen (its words are not literal)` : undefined;
+    const name = segment.argv || segment.name === undefined ? undefined : path.basename(segment.name);
+    const unseen = name !== undefined && (DESTRUCTIVE_NAMES.has(name) || RUNS_OTHERS.has(name)) ? `what ${name} would do cannot be seen (its words are not literal)` : undefined;
+    const why = segment.argv ? whyDestructive(segment.argv, input.roots ?? [], cwds) : unseen;
     if (why) always.push(`\`${segment.text}\`: ${why} (destructive commands always ask)`);
-    // With deny rules in force, a command whose words cannot be read might be one of them.
-    else if (segment.issues.length > 0 && denyRules.length > 0 && !segment.argv) always.push(`\`${segment.text}\` cannot be checked against the deny rules: ${segment.issues.join('; ')}`);
+    // With deny rules in force, a command that runs others or cannot be read might be one of them.
+    else if (segment.issues.length > 0 && denyRules.length > 0) always.push(`\`${segment.text}\` cannot be checked against the deny rules: ${segment.issues.join('; ')}`);
   }
   const grantable = always.length > 0 ? [] : analysis.segments.map(segmentKey);
   if (always.length > 0) {
     const segmentIssues = analysis.segments.filter((s) => s.issues.length > 0).map((s) => `\`${s.text}\` ${s.issues.join('; ')}`);
     return { decision: 'ask', mode, source, reasons: [...new Set([...always, ...segmentIssues])], grantable };
   }
+  // Ask rules apply in every mode, on every form of the command.
+  const askRules = rules.filter((r) => r.mode === 'ask' || r.mode === 'semi-ask' || r.mode === 'semi-judge');
+  const asked = analysis.segments.map((segment) => [segment, matchesAny(askRules, segment)] as const).filter(([, rule]) => rule);
+  if (mode === 'allow' && asked.length > 0) return { decision: 'ask', mode, source: asked[0]![1]!.source, reasons: asked.map(([segment, rule]) => `\`${segment.text}\` asks by ${rule!.source}`), grantable };
   if (mode === 'allow') return { decision: 'allow', mode, source, reasons: [], grantable };
   if (mode === 'ask') return { decision: 'ask', mode, source, reasons: [source], grantable };
 
@@ -182,6 +190,7 @@ async function judgeCommand(input: GateInput, command: string, mode: PermissionM
   const check = (arg: string): string | undefined => {
     if (!input.resolve) return 'paths cannot be checked here';
     for (const cwd of cwds) {
+      if (climbsOutOfLink(cwd, arg)) return `${arg} goes up (..) out of a symbolic link, which may lead anywhere`;
       let p: ResolvedPath;
       try {
         p = input.resolve(path.resolve(cwd, arg));
@@ -195,41 +204,61 @@ async function judgeCommand(input: GateInput, command: string, mode: PermissionM
     return undefined;
   };
   const reasons: string[] = [];
+  /** Only the segments that asked are offered for the session (or always): not the read-only ones around them. */
+  const asking: string[] = [];
   let judgeable = mode === 'semi-judge';
   let decidedBy = source;
   analysis.segments.forEach((segment, i) => {
     const match = matches[i];
     const label = `\`${segment.text}\``;
+    const ask = (reason: string): void => {
+      reasons.push(reason);
+      asking.push(segmentKey(segment));
+    };
+    const askRule = matchesAny(askRules, segment);
     if (segment.issues.length > 0) {
-      reasons.push(`${label} ${segment.issues.join('; ')}`);
+      ask(`${label} ${segment.issues.join('; ')}`);
       judgeable = false;
-      return;
-    }
-    if (match?.mode === 'ask' || match?.mode === 'semi-ask' || match?.mode === 'semi-judge') {
-      reasons.push(`${label} asks by ${match.source}`);
-      decidedBy = match.source;
+    } else if (askRule) {
+      ask(`${label} asks by ${askRule.source}`);
+      decidedBy = askRule.source;
       judgeable = false;
-      return;
-    }
-    if (match?.mode === 'allow') {
+    } else if (match?.mode === 'allow') {
       decidedBy = match.source;
-      return;
-    }
-    if (input.grants?.has(input.tool, segmentKey(segment))) {
+    } else if (input.grants?.has(input.tool, segmentKey(segment))) {
       decidedBy = `allowed for this session: ${segmentKey(segment)}`;
-      return;
-    }
-    const objection = segment.argv ? whyNotWhitelisted(segment.argv, check) : { why: 'its words are not all literal', judgeable: false };
-    if (objection) {
-      reasons.push(`${label}: ${objection.why}`);
-      judgeable &&= objection.judgeable;
+    } else {
+      const objection = segment.argv ? whyNotWhitelisted(segment.argv, check) : { why: 'its words are not all literal', judgeable: false };
+      if (objection) {
+        ask(`${label}: ${objection.why}`);
+        judgeable &&= objection.judgeable;
+      }
     }
   });
-  if (reasons.length === 0) return { decision: 'allow', mode, source: decidedBy, reasons: [], grantable };
+  const only = [...new Set(asking)];
+  if (reasons.length === 0) return { decision: 'allow', mode, source: decidedBy, reasons: [], grantable: only };
   if (judgeable && input.judge) {
     const verdict = await input.judge(command);
-    if (verdict === 'safe') return { decision: 'allow', mode, source: 'the judge model (peon.permission.judge) classified it as safe', reasons: [], grantable };
+    if (verdict === 'safe') return { decision: 'allow', mode, source: 'the judge model (peon.permission.judge) classified it as safe', reasons: [], grantable: only };
     reasons.push(verdict === 'unsafe' ? 'the judge model classified it as unsafe' : 'the judge model gave no clear answer');
   }
-  return { decision: 'ask', mode, source, reasons, grantable };
+  return { decision: 'ask', mode, source, reasons, grantable: only };
+}
+
+/** Whether `arg`, taken from `cwd`, goes up (`..`) out of a symbolic link: the kernel follows the link first. */
+function climbsOutOfLink(cwd: string, arg: string): boolean {
+  const parts = arg.split('/');
+  if (!parts.includes('..')) return false;
+  let at = path.isAbsolute(arg) ? '/' : cwd;
+  for (const [i, part] of parts.entries()) {
+    if (part === '..') return false; // reached the first `..` with no link before it
+    if (part === '' || part === '.') continue;
+    at = path.join(at, part);
+    try {
+      if (fs.lstatSync(at).isSymbolicLink()) return parts.slice(i + 1).includes('..');
+    } catch {
+      return false;
+    }
+  }
+  return false;
 }

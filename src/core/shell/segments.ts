@@ -7,6 +7,7 @@
 import os from 'node:os';
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { parseBash } from './bashParser';
+import { SHELLS, unwrap } from './commandWords';
 
 export interface ShellSegment {
   /** The segment as written. */
@@ -28,7 +29,9 @@ export interface CommandAnalysis {
 }
 
 /** Commands that run other commands or code: what they run is not in their words. */
-const RUNS_OTHERS = new Set(['eval', 'exec', 'source', '.', 'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'xargs', 'env', 'sudo', 'su', 'doas', 'nohup', 'timeout', 'nice', 'ionice', 'command', 'builtin', 'time', 'watch', 'setsid', 'parallel', 'strace', 'chroot', 'script']);
+export const RUNS_OTHERS = new Set(['eval', 'exec', 'source', '.', 'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'xargs', 'env', 'sudo', 'su', 'doas', 'nohup', 'timeout', 'nice', 'ionice', 'command', 'builtin', 'time', 'watch', 'setsid', 'parallel', 'strace', 'ltrace', 'chroot', 'script', 'flock', 'stdbuf', 'unbuffer', 'coproc']);
+/** Builtins that change what a later name runs: `hash -p`, `alias`, `enable`, `shopt -s expand_aliases`. */
+const RENAMES = new Set(['hash', 'alias', 'enable', 'shopt', 'unalias', 'set']);
 
 /** Redirections that only join or drop output, never touch a file. */
 const HARMLESS_REDIRECT = /^(\d?>&\d|\d?>&-|&?\d?>>?\s*\/dev\/null)$/;
@@ -58,7 +61,12 @@ function literal(node: Node, nested: ShellSegment[], issues: string[]): string |
       const text = node.text;
       const unescaped = text.replace(/\\./gs, '');
       if (GLOB.test(unescaped)) issues.push(`expands the glob ${text}`);
-      if (text.startsWith('~')) return os.homedir() + unescapeWord(text.slice(1));
+      // `~` and `~/x` are the home folder; `~+`, `~-`, `~user` are other folders bash knows.
+      if (text === '~' || text.startsWith('~/')) return os.homedir() + unescapeWord(text.slice(1));
+      if (text.startsWith('~')) {
+        issues.push(`expands the tilde ${text}`);
+        return undefined;
+      }
       return unescapeWord(text);
     }
     case 'number':
@@ -90,6 +98,7 @@ function literal(node: Node, nested: ShellSegment[], issues: string[]): string |
     case 'simple_expansion':
     case 'expansion':
       issues.push(`expands ${node.text}`);
+      collect(node, nested, issues); // `${x:-$(rm -rf ~)}` runs what it holds
       return undefined;
     case 'command_substitution':
       issues.push(`runs the command substitution ${node.text}`);
@@ -101,6 +110,7 @@ function literal(node: Node, nested: ShellSegment[], issues: string[]): string |
       return undefined;
     case 'arithmetic_expansion':
       issues.push(`expands the arithmetic ${node.text}`);
+      collect(node, nested, issues);
       return undefined;
     case 'ansi_c_string':
       issues.push(`has a $'…' string, whose escapes can hide characters: ${node.text}`);
@@ -110,6 +120,7 @@ function literal(node: Node, nested: ShellSegment[], issues: string[]): string |
       return undefined;
     default:
       issues.push(`has ${node.type.replace(/_/g, ' ')} ${node.text}`);
+      collect(node, nested, issues);
       return undefined;
   }
 }
@@ -137,7 +148,9 @@ function commandSegment(node: Node, nested: ShellSegment[]): ShellSegment {
   }
   const nameNode = node.childForFieldName('name');
   const name = words.argv?.[0] ?? (nameNode ? literal(nameNode, [], []) ?? nameNode.text : undefined);
-  if (name !== undefined && RUNS_OTHERS.has(name.split('/').pop() ?? name)) issues.push(`${name} runs other commands, which are not in its words`);
+  const base = name?.split('/').pop() ?? name;
+  if (base !== undefined && RUNS_OTHERS.has(base)) issues.push(`${name} runs other commands, which are not in its words`);
+  if (base !== undefined && RENAMES.has(base)) issues.push(`${name} changes what later command names run`);
   return { text: node.text, argv: words.argv, name, issues };
 }
 
@@ -190,17 +203,16 @@ function collect(node: Node, out: ShellSegment[], lineIssues: string[]): void {
   }
 }
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
-
-/** The script a segment hands to a shell (`bash -c SCRIPT`, `eval WORDS`), when its words are literal. */
+/** The script a segment hands to a shell (`sudo bash -c SCRIPT`, `eval WORDS`), when its words are literal. */
 function scriptOf(segment: ShellSegment): string | undefined {
-  const argv = segment.argv;
+  const argv = segment.argv && unwrap(segment.argv);
   if (!argv || argv.length < 2) return undefined;
-  const base = argv[0]!.split('/').pop() ?? argv[0]!;
-  if (base === 'eval') return argv.slice(1).join(' ');
-  if (!SHELLS.has(base)) return undefined;
+  if (argv[0] === 'eval') return argv.slice(1).join(' ');
+  if (!SHELLS.has(argv[0]!)) return undefined;
   const at = argv.findIndex((a, i) => i > 0 && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
-  return at > 0 ? argv[at + 1] : undefined;
+  if (at < 0) return undefined;
+  // `bash -c -e 'script'`, `bash -c -- 'script'`: the first word that is not an option.
+  return argv.slice(at + 1).find((a) => !a.startsWith('-'));
 }
 
 async function analyze(command: string, depth: number): Promise<CommandAnalysis> {

@@ -13,6 +13,26 @@ const input = z.object({
   description: z.string().max(300).optional().describe('What the command does and why, in a few words, for the user.'),
 });
 
+/**
+ * Git settings every command runs with, whatever the repository's own config says: no
+ * implicit bare repositories (a folder in the workspace laid out like one could carry a
+ * config that runs commands) and no fsmonitor hook, so `git status` runs only git.
+ */
+const GIT_GUARD: readonly (readonly [string, string])[] = [
+  ['safe.bareRepository', 'explicit'],
+  ['core.fsmonitor', 'false'],
+];
+
+export function withGitGuard(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const count = Number(env.GIT_CONFIG_COUNT ?? 0) || 0;
+  const guarded: NodeJS.ProcessEnv = { ...env, GIT_CONFIG_COUNT: String(count + GIT_GUARD.length) };
+  GIT_GUARD.forEach(([key, value], i) => {
+    guarded[`GIT_CONFIG_KEY_${count + i}`] = key;
+    guarded[`GIT_CONFIG_VALUE_${count + i}`] = value;
+  });
+  return guarded;
+}
+
 export const bashTool = defineTool({
   name: 'bash',
   description,
@@ -44,7 +64,7 @@ export const bashTool = defineTool({
         file: '/bin/bash',
         args: ['-lc', args.command],
         cwd: dir.canonical,
-        ...(ctx.env ? { env: ctx.env } : {}),
+        env: withGitGuard(ctx.env ?? process.env),
         timeoutMs: timeout.seconds * 1000,
         signal: ctx.signal,
         maxOutputBytes: ctx.limits.maxOutputChars,

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { judge } from '../../../src/core/permissions/gate';
@@ -8,8 +9,7 @@ import { makeWorkspace } from '../tools/toolTestContext';
 
 // The bash gate over a real workspace and the real tree-sitter-bash grammar: every
 // segment judged on its own (DESIGN.md §5; SECURITY.md, Shell).
-function gate(rules: { user?: Record<string, unknown>; workspace?: Record<string, unknown> } = {}, grants?: SessionGrants) {
-  const root = makeWorkspace({ 'README.md': '# hi\n', '.env': 'KEY=1\n', 'src/a.ts': 'x\n' });
+function gate(rules: { user?: Record<string, unknown>; workspace?: Record<string, unknown> } = {}, grants?: SessionGrants, root = makeWorkspace({ 'README.md': '# hi\n', '.env': 'KEY=1\n', 'src/a.ts': 'x\n' })) {
   const workspace = new Workspace([{ path: root }]);
   const config = permissionConfig({ user: rules.user ?? {}, workspace: rules.workspace ?? {} });
   return (command: string) =>
@@ -207,10 +207,7 @@ describe('destructive commands under bash: allow, however they are written', () 
 
   test('cd .. and then deleting the workspace folder by name asks', async () => {
     const root = makeWorkspace();
-    const workspace = new Workspace([{ path: root }]);
-    const config = permissionConfig({ user: { 'peon.permission.rules': { bash: 'allow' } }, workspace: {} });
-    const command = `cd .. && rm -rf ${path.basename(root)}`;
-    const decision = await judge({ tool: 'bash', assessment: { risk: 'process', writes: false, paths: [workspace.resolve('.')], summary: { kind: 'command', command, cwd: '.' } }, config, resolve: (p) => workspace.resolve(p), roots: [root] });
+    const decision = await gate({ user: { 'peon.permission.rules': { bash: 'allow' } } }, undefined, root)(`cd .. && rm -rf ${path.basename(root)}`);
     expect(decision.decision).toBe('ask');
   });
 
@@ -235,5 +232,93 @@ describe('deny rules cannot be dodged', () => {
       expect(await gate(rules)(command), command).toMatchObject({ decision: 'deny' });
     }
     expect(await gate(rules)('git -C . status')).toMatchObject({ decision: 'allow' });
+  });
+});
+
+// Found by a second hostile review; each was allowed before.
+describe('second review: bypasses that must ask or deny', () => {
+  test.each([
+    ['diff -rN . empty', 'diff is not one of the read-only commands'],
+    ['git blame -S/etc/passwd README.md', '/etc/passwd is outside the workspace'],
+    ['wc --files0=list.txt', '--files0=list.txt can make wc'],
+    ['tail --fo README.md', '--fo can make tail'],
+    ['sleep 100000', 'sleep is not one of the read-only commands'],
+    ['cat ~+/README.md', 'expands the tilde ~+/README.md'],
+  ])('%j asks under semi-judge', async (command, why) => {
+    const decision = await gate()(command);
+    expect(decision.decision, JSON.stringify(decision.reasons)).toBe('ask');
+    expect(decision.reasons.join('\n')).toContain(why);
+  });
+
+  test('`..` out of a symbolic link asks: the kernel follows the link before going up', async () => {
+    const root = makeWorkspace({ 'README.md': 'x\n' });
+    fs.symlinkSync('/etc/ssl', path.join(root, 'l'));
+    const decision = await gate({}, undefined, root)('cat l/../passwd');
+    expect(decision.decision).toBe('ask');
+    expect(decision.reasons.join()).toContain('goes up (..) out of a symbolic link');
+  });
+
+  const allow = gate({ user: { 'peon.permission.rules': { bash: 'allow' } } });
+  test.each([
+    'command -- rm -rf ~',
+    'nice -n5 rm -rf ~',
+    'nice --adjustment 5 rm -rf ~',
+    'timeout .5 rm -rf ~',
+    'timeout --signal KILL 5 rm -rf ~',
+    'sudo --user root rm -rf /',
+    "env -S 'rm -rf ~'",
+    "sudo bash -c 'rm -rf ~'",
+    "bash -c -e 'rm -rf ~'",
+    "bash -c -- 'rm -rf ~'",
+    "echo 'rm -rf ~' | bash",
+    "bash <<< 'rm -rf ~'",
+    'sudo rm -rf $HOME',
+    'env rm -rf $HOME',
+    'echo / | xargs rm -rf',
+    'rm -rf ?*',
+    'rm -rf /h*',
+    'rm -rf ~+',
+    'echo ${x:-$(rm -rf ~)}',
+    'echo $(( $(rm -rf ~) ))',
+    'rm --rec --for ~',
+    'chmod --rec 000 .',
+    'git reset --har',
+    'git clean --forc',
+    'git branch --del --forc x',
+    'git --work-tree . clean -fdx',
+    'git --git-dir .git reset --hard',
+    'git checkout HEAD src',
+    'git switch -f main',
+    'git switch --discard-changes main',
+    'git rm -rf .',
+    'git prune',
+    'git reflog delete HEAD@{1}',
+    'git worktree remove --force ../wt',
+    "git -c alias.x='!rm -rf ~' x",
+    'rm -rf .git/objects',
+    'rm -rf .gi?',
+  ])('%j asks under bash: allow', async (command) => {
+    const decision = await allow(command);
+    expect(decision.decision, JSON.stringify(decision.reasons)).toBe('ask');
+  });
+
+  const denyCurl = gate({ user: { 'peon.permission.rules': { bash: 'allow' } }, workspace: { 'peon.permission.rules': { bash: { 'curl *': 'deny' } } } });
+  test.each(['command -- curl http://x', 'nice -n5 curl http://x', 'sudo --user root curl http://x', 'stdbuf -o L curl http://x', 'timeout .5 curl http://x', "sudo bash -c 'curl http://x'", "bash -c -- 'curl http://x'", 'CURL http://x', '/usr/bin/CURL http://x'])('%j is denied', async (command) => {
+    expect((await denyCurl(command)).decision).toBe('deny');
+  });
+  test.each(["env -S 'curl http://x'", "echo 'curl http://x' | bash", "bash <<< 'curl http://x'", 'hash -p /usr/bin/curl c; c http://x', 'shopt -s expand_aliases; alias c=curl; eval c http://x', 'watch curl http://x', 'strace curl http://x'])('%j cannot be checked against the deny rule: asks', async (command) => {
+    expect((await denyCurl(command)).decision).not.toBe('allow');
+  });
+
+  test('a workspace ask rule applies under a user bash: allow, on every form of the command', async () => {
+    const rules = { user: { 'peon.permission.rules': { bash: 'allow' } }, workspace: { 'peon.permission.rules': { bash: { 'npm publish *': 'ask' } } } };
+    expect(await gate(rules)('npm publish')).toMatchObject({ decision: 'ask', source: 'peon.permission.rules (workspace): bash "npm publish *" -> ask' });
+    expect((await gate(rules)('npm --access public publish')).decision).toBe('ask');
+    const userAllow = { user: { 'peon.permission.rules': { bash: { 'npm *': 'allow' } } }, workspace: { 'peon.permission.rules': { bash: { 'npm publish *': 'ask' } } } };
+    expect((await gate(userAllow)('npm --access public publish')).decision).toBe('ask');
+  });
+
+  test('only the segments that asked are offered for the session, not the read-only ones beside them', async () => {
+    expect(await gate()('cat README.md && npm test')).toMatchObject({ decision: 'ask', grantable: ['npm test'] });
   });
 });

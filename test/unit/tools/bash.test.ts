@@ -84,3 +84,22 @@ describe('bash', () => {
     expect(fs.existsSync(path.join(root, 'ran'))).toBe(false);
   });
 });
+
+test('a folder laid out like a bare repository cannot make the whitelisted `git status` run its fsmonitor hook', async () => {
+  const root = makeWorkspace({ 'README.md': 'x\n' });
+  const evil = path.join(root, 'evil');
+  fs.mkdirSync(path.join(evil, 'objects'), { recursive: true });
+  fs.mkdirSync(path.join(evil, 'refs'), { recursive: true });
+  fs.writeFileSync(path.join(evil, 'HEAD'), 'ref: refs/heads/main\n');
+  const marker = path.join(root, 'PWNED');
+  fs.writeFileSync(path.join(evil, 'config'), `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = "touch ${marker}"\n`);
+  // Without the guard, git itself would run the hook here (the attack is real).
+  spawnSync('git', ['status'], { cwd: evil, stdio: 'ignore', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+  const attackWorks = fs.existsSync(marker);
+  fs.rmSync(marker, { force: true });
+
+  const outcome = await makeSession(root).call('bash', { command: 'git status', workdir: 'evil' });
+  expect(outcome).toMatchObject({ permission: { decision: 'allow' } });
+  expect(fs.existsSync(marker)).toBe(false);
+  expect(attackWorks).toBe(true);
+});
