@@ -20,6 +20,9 @@ afterAll(async () => {
 
 test('Set API Key, then a turn over Anthropic Messages: streamed text, a read card, the answer, the server\'s token counts', async () => {
   const { page } = workbench;
+  // Peon's view first: by then VS Code has read its contributions, commands included.
+  const chat = await openPeonView(page);
+  await chat.getByRole('textbox', { name: 'Message Peon' }).waitFor({ timeout: 30_000 });
   await runCommand(page, 'Peon: Set API Key');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Anthropic' }).first().click();
   const input = page.locator('.quick-input-widget .quick-input-box input.input');
@@ -27,7 +30,6 @@ test('Set API Key, then a turn over Anthropic Messages: streamed text, a read ca
   await input.press('Enter');
 
   model.script({ text: 'Reading the notes.', toolCalls: [{ id: 'toolu_1', name: 'read', arguments: '{"path":"NOTES.md"}' }] }, { text: 'The notes say: ship on Friday.' });
-  const chat = await openPeonView(page);
   const composer = chat.getByRole('textbox', { name: 'Message Peon' });
   await composer.fill('What do the notes say?');
   await composer.press('Enter');
