@@ -18,22 +18,33 @@ type Answer = 'once' | 'session' | 'always' | 'deny';
 export class ApprovalCards implements vscode.Disposable {
   readonly broker: ApprovalBroker;
   private readonly cards = new Map<string, ApprovalCard>();
+  /** The model's call id of each pending request, so its tool card can say it waits. */
+  private readonly callIds = new Map<string, string>();
   private readonly proposals: ProposalEditor;
 
   constructor(
     private readonly post: (message: HostMessage) => void,
     private readonly log: vscode.LogOutputChannel,
     storageUri: vscode.Uri,
+    /** A call starts or stops waiting for the person. */
+    private readonly onWaiting: (callId: string, waiting: boolean) => void = () => {},
   ) {
     this.proposals = new ProposalEditor(storageUri);
     this.broker = new ApprovalBroker({
       onRequest: (id, request) => {
         const card = cardOf(id, request);
         this.cards.set(id, card);
+        if (request.callId) {
+          this.callIds.set(id, request.callId);
+          this.onWaiting(request.callId, true);
+        }
         this.post({ type: 'approval', card });
       },
       onSettled: (id) => {
         this.cards.delete(id);
+        const callId = this.callIds.get(id);
+        this.callIds.delete(id);
+        if (callId) this.onWaiting(callId, false);
         void this.proposals.close(id);
         this.post({ type: 'approvalSettled', id });
       },

@@ -52,7 +52,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly secrets: vscode.SecretStorage,
   ) {
     this.sessions = new SessionStore(vscode.Uri.joinPath(storageUri, 'sessions').fsPath);
-    this.approvals = new ApprovalCards((message) => this.post(message), log, storageUri);
+    this.approvals = new ApprovalCards((message) => this.post(message), log, storageUri, (callId, waiting) => this.transcript.awaiting(callId, waiting));
     this.agent = this.newAgent();
     this.model = this.readModel();
     this.disposables.push(

@@ -4,6 +4,8 @@ import type { LoopEvent } from '../core/agent/loop';
 import { addUsage, NO_USAGE, type Usage } from '../core/model/modelClient';
 import { parseHostMessage, TOOL_CARD_CHARS, type HostMessage, type Meter, type TranscriptEntry } from '../shared/messages';
 
+type TranscriptStatus = Extract<TranscriptEntry, { kind: 'tool' }>['status'];
+
 const bounded = (text: string): string => (text.length > TOOL_CARD_CHARS ? `${text.slice(0, TOOL_CARD_CHARS - 40)}\n… [${text.length - TOOL_CARD_CHARS + 40} more characters]` : text);
 
 export class Transcript {
@@ -84,6 +86,14 @@ export class Transcript {
     }, 100);
   }
 
+  /** A call's approval card is up (`waiting`), or was answered and the call goes on (`running`). */
+  awaiting(callId: string, waiting: boolean): void {
+    const card = this.cards.get(callId);
+    if (!card || (card.status !== 'running' && card.status !== 'waiting')) return;
+    card.status = waiting ? 'waiting' : 'running';
+    this.post({ type: 'tool', id: card.id, status: card.status, output: card.output });
+  }
+
   /** One loop event, as entries and deltas. */
   apply(event: LoopEvent): void {
     switch (event.type) {
@@ -97,7 +107,7 @@ export class Transcript {
         break;
       case 'tool_call': {
         this.streaming = undefined;
-        const card = { kind: 'tool' as const, id: `e${this.nextId++}`, name: event.call.name, args: bounded(event.call.arguments), status: 'running' as const, output: '' };
+        const card = { kind: 'tool' as const, id: `e${this.nextId++}`, name: event.call.name, args: bounded(event.call.arguments), status: 'running' as TranscriptStatus, output: '' };
         this.cards.set(event.call.id, card);
         this.add(card);
         break;

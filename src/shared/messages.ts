@@ -9,6 +9,9 @@ export const MAX_MESSAGE_CHARS = 200_000;
 /** A tool card shows at most this much of its arguments and its result (the model gets all of it). */
 export const TOOL_CARD_CHARS = 4000;
 
+/** A tool call's state: waiting for the person's approval, running, or finished. */
+const ToolStatus = z.enum(['waiting', 'running', 'ok', 'error']);
+
 export const ModelStatus = z.discriminatedUnion('state', [
   z.object({ state: z.literal('unconfigured') }),
   z.object({ state: z.literal('configured'), provider: z.string().max(100), model: z.string().max(200).optional() }),
@@ -29,7 +32,7 @@ export const TranscriptEntry = z.discriminatedUnion('kind', [
     id,
     name: z.string().max(100),
     args: z.string().max(TOOL_CARD_CHARS),
-    status: z.enum(['running', 'ok', 'error']),
+    status: ToolStatus,
     output: z.string().max(TOOL_CARD_CHARS),
   }),
 ]);
@@ -93,7 +96,7 @@ export const HostMessage = z.discriminatedUnion('type', [
   /** More text for an assistant entry. */
   z.object({ type: z.literal('delta'), id, text: z.string().max(1_000_000) }),
   /** A tool card's new status and output. */
-  z.object({ type: z.literal('tool'), id, status: z.enum(['running', 'ok', 'error']), output: z.string().max(TOOL_CARD_CHARS) }),
+  z.object({ type: z.literal('tool'), id, status: ToolStatus, output: z.string().max(TOOL_CARD_CHARS) }),
   /** The token meter: how full the context window is, and what this chat has used. */
   Meter.extend({ type: z.literal('usage') }),
   /** Models found for the first-run choices: a local Ollama's (localhost:11434) and VS Code's. */

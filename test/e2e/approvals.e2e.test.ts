@@ -42,11 +42,15 @@ test('a write approved on its card lands on disk; the card showed the diff and w
   expect(await card.locator('.diff-row.add').allTextContents()).toEqual(['+hello from Peon']);
   expect(await card.locator('.why summary').textContent()).toBe('Asked by default for write: semi-ask');
   expect(fs.existsSync(path.join(workbench.workspace, 'hello.txt'))).toBe(false);
+  // The call's own card says what it waits for, not that it runs.
+  const toolCard = chat.getByRole('group', { name: 'Tool call write' });
+  await expect.poll(() => toolCard.locator('.tool-status').textContent(), { timeout: 10_000 }).toBe('waiting for approval');
   fs.mkdirSync(path.join(artifactsDir, 'e2e'), { recursive: true });
   await workbench.page.screenshot({ path: path.join(artifactsDir, 'e2e', 'peon-approval-card.png') });
   await card.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Created it.']);
   expect(fs.readFileSync(path.join(workbench.workspace, 'hello.txt'), 'utf8')).toBe('hello from Peon\n');
+  expect(await toolCard.locator('.tool-status').textContent()).toBe('ok');
 });
 
 test('a write denied with a message changes nothing; the model is told, with the message', async () => {

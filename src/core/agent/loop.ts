@@ -135,7 +135,7 @@ export async function runAgentTurn(
       if (options.signal.aborted) outcome = failed('cancelled', 'The user stopped the run before this call; nothing ran.');
       else if (incomplete.has(call.id)) outcome = failed('invalid_input', 'This tool call was cut off mid-stream, so nothing ran. Send the complete call again.');
       else if (!args.ok) outcome = failed('invalid_input', args.message);
-      else outcome = await options.session.call(call.name, args.value);
+      else outcome = await options.session.call(call.name, args.value, call.id);
       options.onEvent({ type: 'tool_result', call, outcome });
       results.push(
         outcome.ok

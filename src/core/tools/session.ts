@@ -12,6 +12,8 @@ import { ToolError, type ToolErrorCode } from './toolError';
 export interface ApprovalRequest {
   readonly tool: string;
   readonly agent: string;
+  /** The model's id for the call, when the caller gave one (the panel marks its card as waiting). */
+  readonly callId?: string;
   readonly assessment: Assessment;
   readonly permission: PermissionDecision;
 }
@@ -54,13 +56,13 @@ export class ToolSession {
   ) {}
 
   /** Runs one call after every call made before it has finished. */
-  call(name: string, rawInput: unknown): Promise<ToolCallOutcome> {
-    const next = this.queue.then(() => this.run(name, rawInput));
+  call(name: string, rawInput: unknown, callId?: string): Promise<ToolCallOutcome> {
+    const next = this.queue.then(() => this.run(name, rawInput, callId));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async run(name: string, rawInput: unknown): Promise<ToolCallOutcome> {
+  private async run(name: string, rawInput: unknown, callId: string | undefined): Promise<ToolCallOutcome> {
     const tool = this.registry.get(name);
     if (!tool) {
       const known = this.registry.list().map((t) => t.name).join(', ');
@@ -75,7 +77,7 @@ export class ToolSession {
       throwIfAborted(signal);
       const assessment = await tool.assess(input, this.context);
       risk = assessment.risk;
-      permission = await this.gate(tool, assessment, signal);
+      permission = await this.gate(tool, assessment, signal, callId);
       if (permission.decision === 'deny' || permission.answer === 'denied') {
         // Leaving the workspace has its own code (DESIGN.md §3); anything else is permission_denied.
         const outside = assessment.paths.some((p) => !p.inside);
@@ -111,7 +113,7 @@ export class ToolSession {
     }
   }
 
-  private async gate(tool: AnyTool, assessment: Assessment, signal: AbortSignal): Promise<PermissionOutcome> {
+  private async gate(tool: AnyTool, assessment: Assessment, signal: AbortSignal, callId: string | undefined): Promise<PermissionOutcome> {
     const { workspace } = this.context;
     let permission = await judge({
       tool: tool.name,
@@ -128,7 +130,7 @@ export class ToolSession {
       permission = { ...permission, decision: 'ask', reasons: [...reasons, ...permission.reasons], grantable: [] };
     }
     if (permission.decision !== 'ask') return permission;
-    const reply = await this.approve({ tool: tool.name, agent: this.context.agent, assessment, permission }, signal);
+    const reply = await this.approve({ tool: tool.name, agent: this.context.agent, ...(callId ? { callId } : {}), assessment, permission }, signal);
     if (!reply.approved) return { ...permission, answer: 'denied', ...(reply.message ? { userMessage: reply.message } : {}) };
     if ((reply.scope === 'session' || reply.scope === 'always') && permission.grantable.length > 0) this.grants.add(tool.name, permission.grantable);
     return { ...permission, answer: 'approved', ...(reply.edited !== undefined ? { edited: reply.edited } : {}) };
