@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { SETTINGS, resolveSettings, type ResolvedSettings, type SettingKey, type SettingLayers } from '../core/settings';
+import { joinTightening } from '../core/permissions/rules';
+import { SETTINGS, resolveSettings, type ResolvedSettings, type SettingKey, type SettingLayers, type SettingSpec } from '../core/settings';
 
 /**
  * Reads every `peon.*` setting as separate user and workspace layers (`inspect`), so
@@ -14,7 +15,8 @@ export function readSettings(): ResolvedSettings & { layers: SettingLayers } {
   for (const key of Object.keys(SETTINGS) as SettingKey[]) {
     const inspected = config.inspect(key);
     if (inspected?.globalValue !== undefined) user[key] = inspected.globalValue;
-    const local = inspected?.workspaceFolderValue ?? inspected?.workspaceValue; // the folder's value wins, as in VS Code
+    // The folder's value wins, as in VS Code; settings that may only tighten take both.
+    const local = (SETTINGS[key] as SettingSpec).merge === 'tighten' ? joinTightening(key, inspected?.workspaceValue, inspected?.workspaceFolderValue) : (inspected?.workspaceFolderValue ?? inspected?.workspaceValue);
     if (local !== undefined) workspace[key] = local;
   }
   return { ...resolveSettings({ user, workspace }), layers: { user, workspace } };

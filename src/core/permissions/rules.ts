@@ -98,3 +98,32 @@ export function permissionConfig(layers: SettingLayers): PermissionConfig {
 
 /** No settings at all: the built-in defaults. */
 export const DEFAULT_PERMISSIONS: PermissionConfig = permissionConfig({ user: {}, workspace: {} });
+
+type RuleValue = PermissionMode | Record<string, PermissionMode>;
+
+/**
+ * Two workspace-scope values of a tightening setting (the .code-workspace file's and the
+ * folder's) as one: both may only tighten, so both apply. Modes take the stricter; rule
+ * sets are joined, the stricter winning on a shared tool or pattern, and a tool-wide mode
+ * joined with patterns becomes the pattern `**`, which matches every command and path.
+ */
+export function joinTightening(key: string, a: unknown, b: unknown): unknown {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  const isMode = (v: unknown): v is PermissionMode => typeof v === 'string' && (PERMISSION_MODE_VALUES as readonly string[]).includes(v);
+  if (key === DEFAULT) return isMode(a) && isMode(b) ? stricter(a, b) : isMode(a) ? a : b;
+  if (key !== RULES || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return b;
+  const joined: Record<string, RuleValue> = { ...(a as Record<string, RuleValue>) };
+  for (const [tool, value] of Object.entries(b as Record<string, RuleValue>)) {
+    const mine = joined[tool];
+    if (mine === undefined) joined[tool] = value;
+    else if (isMode(mine) && isMode(value)) joined[tool] = stricter(mine, value);
+    else {
+      const asPatterns = (v: RuleValue): Record<string, PermissionMode> => (isMode(v) ? { '**': v } : v);
+      const patterns = { ...asPatterns(mine) };
+      for (const [pattern, mode] of Object.entries(asPatterns(value))) patterns[pattern] = patterns[pattern] ? stricter(patterns[pattern], mode) : mode;
+      joined[tool] = patterns;
+    }
+  }
+  return joined;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { judge, modeFor, type PermissionMode } from '../../../src/core/permissions/gate';
 import { SessionGrants } from '../../../src/core/permissions/grants';
-import { permissionConfig } from '../../../src/core/permissions/rules';
+import { joinTightening, permissionConfig } from '../../../src/core/permissions/rules';
 import type { Assessment } from '../../../src/core/tools/contract';
 import type { ResolvedPath } from '../../../src/core/workspace/workspace';
 
@@ -115,5 +115,23 @@ describe('peon.permission.rules and .default from user and workspace scope', () 
     const loosened = config({}, { 'peon.permission.default': 'allow' });
     expect(modeFor('mcp__x', loosened).mode).toBe('ask');
     expect(loosened.warnings).toEqual(['peon.permission.default in workspace settings may only tighten; allow is ignored.']);
+  });
+});
+
+describe('a .code-workspace file and a folder may both tighten: both apply', () => {
+  test('modes take the stricter; rule sets are joined; a tool-wide mode beside patterns becomes **', async () => {
+    expect(joinTightening('peon.permission.default', 'ask', 'deny')).toBe('deny');
+    expect(joinTightening('peon.permission.default', 'deny', undefined)).toBe('deny');
+    const rules = joinTightening(
+      'peon.permission.rules',
+      { write: 'deny', bash: 'ask', read: { 'docs/**': 'ask' } },
+      { write: 'ask', bash: { 'curl *': 'deny' }, read: { 'docs/**': 'deny', 'src/**': 'ask' }, delete: 'deny' },
+    );
+    expect(rules).toEqual({ write: 'deny', bash: { '**': 'ask', 'curl *': 'deny' }, read: { 'docs/**': 'deny', 'src/**': 'ask' }, delete: 'deny' });
+    // As the workspace layer, the joined rules ask for every bash command and deny curl.
+    const config = permissionConfig({ user: {}, workspace: { 'peon.permission.rules': rules } });
+    const bash = (command: string) => judge({ tool: 'bash', assessment: { risk: 'process', writes: false, paths: [at('.')], summary: { kind: 'command', command, cwd: '.' } }, config });
+    expect((await bash('ls')).decision).toBe('ask');
+    expect((await bash('curl http://x')).decision).toBe('deny');
   });
 });
