@@ -62,8 +62,10 @@ export const ApprovalCard = z.object({
   /** The rule or default that decided to ask, and why. */
   source: z.string().max(2000),
   reasons: z.array(z.string().max(20_000)).max(200),
-  /** What "Allow for this session" covers (command segments or paths); empty: only once. */
+  /** What "Always allow" would write as rules (command segments or paths). */
   grantable: z.array(z.string().max(20_000)).max(200),
+  /** What "Allow for session" covers (a command's segments with their folder, or paths); empty: only once. */
+  sessionGrants: z.array(z.string().max(20_000)).max(200),
   /** Whether "Always allow" can write a user rule for this call. */
   canAlways: z.boolean(),
   /** Whether the proposal can be opened in VS Code's diff editor. */

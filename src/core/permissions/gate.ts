@@ -28,6 +28,11 @@ export interface PermissionDecision {
    * unparseable command, a protected path).
    */
   readonly grantable: readonly string[];
+  /**
+   * What "allow for this session" adds when it differs from `grantable`: a command's
+   * segments with the folder they run in (`npm test (in pkg)`), none when the line `cd`s.
+   */
+  readonly sessionGrants?: readonly string[];
 }
 
 /**
@@ -152,6 +157,10 @@ async function judgeCommand(input: GateInput, command: string, mode: PermissionM
     if (target !== undefined && !target.startsWith('-')) cwds.push(...cwds.map((cwd) => path.resolve(cwd, target)));
   }
   const matches = analysis.segments.map((s) => strictestMatch(rules, (pattern) => commandMatches(pattern, segmentKey(s))));
+  // A session grant holds for the folder it was given in: `npm test` elsewhere runs another script.
+  const place = cwds.length === 1 ? (cwdPath?.display ?? '.') : undefined;
+  const sessionKey = (key: string): string => (place === '.' ? key : `${key} (in ${place})`);
+  const sessionGrantsOf = (keys: readonly string[]): string[] => (place === undefined ? [] : keys.map(sessionKey));
 
   // Deny wins over everything, segment by segment (also inside substitutions and `bash -c`),
   // matched against every form of the command (/usr/bin/curl, `command curl`, `git -C . push`),
@@ -181,9 +190,9 @@ async function judgeCommand(input: GateInput, command: string, mode: PermissionM
   // Ask rules apply in every mode, on every form of the command.
   const askRules = rules.filter((r) => r.mode === 'ask' || r.mode === 'semi-ask' || r.mode === 'semi-judge');
   const asked = analysis.segments.map((segment) => [segment, matchesAny(askRules, segment)] as const).filter(([, rule]) => rule);
-  if (mode === 'allow' && asked.length > 0) return { decision: 'ask', mode, source: asked[0]![1]!.source, reasons: asked.map(([segment, rule]) => `\`${segment.text}\` asks by ${rule!.source}`), grantable };
+  if (mode === 'allow' && asked.length > 0) return { decision: 'ask', mode, source: asked[0]![1]!.source, reasons: asked.map(([segment, rule]) => `\`${segment.text}\` asks by ${rule!.source}`), grantable, sessionGrants: sessionGrantsOf(grantable) };
   if (mode === 'allow') return { decision: 'allow', mode, source, reasons: [], grantable };
-  if (mode === 'ask') return { decision: 'ask', mode, source, reasons: [source], grantable };
+  if (mode === 'ask') return { decision: 'ask', mode, source, reasons: [source], grantable, sessionGrants: sessionGrantsOf(grantable) };
 
   // semi-judge (and semi-ask): every segment must pass on its own; a relative path is
   // checked from every folder the line may be in.
@@ -225,8 +234,8 @@ async function judgeCommand(input: GateInput, command: string, mode: PermissionM
       judgeable = false;
     } else if (match?.mode === 'allow') {
       decidedBy = match.source;
-    } else if (input.grants?.has(input.tool, segmentKey(segment))) {
-      decidedBy = `allowed for this session: ${segmentKey(segment)}`;
+    } else if (place !== undefined && input.grants?.has(input.tool, sessionKey(segmentKey(segment)))) {
+      decidedBy = `allowed for this session: ${sessionKey(segmentKey(segment))}`;
     } else {
       const objection = segment.argv ? whyNotWhitelisted(segment.argv, check) : { why: 'its words are not all literal', judgeable: false };
       if (objection) {
@@ -236,13 +245,13 @@ async function judgeCommand(input: GateInput, command: string, mode: PermissionM
     }
   });
   const only = [...new Set(asking)];
-  if (reasons.length === 0) return { decision: 'allow', mode, source: decidedBy, reasons: [], grantable: only };
+  if (reasons.length === 0) return { decision: 'allow', mode, source: decidedBy, reasons: [], grantable: only, sessionGrants: sessionGrantsOf(only) };
   if (judgeable && input.judge) {
     const verdict = await input.judge(command);
-    if (verdict === 'safe') return { decision: 'allow', mode, source: 'the judge model (peon.permission.judge) classified it as safe', reasons: [], grantable: only };
+    if (verdict === 'safe') return { decision: 'allow', mode, source: 'the judge model (peon.permission.judge) classified it as safe', reasons: [], grantable: only, sessionGrants: sessionGrantsOf(only) };
     reasons.push(verdict === 'unsafe' ? 'the judge model classified it as unsafe' : 'the judge model gave no clear answer');
   }
-  return { decision: 'ask', mode, source, reasons, grantable: only };
+  return { decision: 'ask', mode, source, reasons, grantable: only, sessionGrants: sessionGrantsOf(only) };
 }
 
 /** Whether `arg`, taken from `cwd`, goes up (`..`) out of a symbolic link: the kernel follows the link first. */

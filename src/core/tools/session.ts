@@ -127,12 +127,13 @@ export class ToolSession {
     const unsaved = assessment.writes ? assessment.paths.filter((p) => this.context.unsaved?.(p.canonical)) : [];
     if (unsaved.length > 0 && permission.decision !== 'deny') {
       const reasons = unsaved.map((p) => `${p.display} is open in the editor with unsaved changes: approving writes the file on disk, and your unsaved text stays in the editor`);
-      permission = { ...permission, decision: 'ask', reasons: [...reasons, ...permission.reasons], grantable: [] };
+      permission = { ...permission, decision: 'ask', reasons: [...reasons, ...permission.reasons], grantable: [], sessionGrants: [] };
     }
     if (permission.decision !== 'ask') return permission;
     const reply = await this.approve({ tool: tool.name, agent: this.context.agent, ...(callId ? { callId } : {}), assessment, permission }, signal);
     if (!reply.approved) return { ...permission, answer: 'denied', ...(reply.message ? { userMessage: reply.message } : {}) };
-    if ((reply.scope === 'session' || reply.scope === 'always') && permission.grantable.length > 0) this.grants.add(tool.name, permission.grantable);
+    const sessionGrants = permission.sessionGrants ?? permission.grantable;
+    if ((reply.scope === 'session' || reply.scope === 'always') && sessionGrants.length > 0) this.grants.add(tool.name, sessionGrants);
     return { ...permission, answer: 'approved', ...(reply.edited !== undefined ? { edited: reply.edited } : {}) };
   }
 }

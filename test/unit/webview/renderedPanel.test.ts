@@ -156,7 +156,7 @@ describe('model output in the panel', () => {
   test('an approval card shows a 20 KB command in full with its hidden characters visible, answers by id, and goes when settled', async () => {
     const view = await openStandaloneWebview(browser);
     const command = `${'echo ok && '.repeat(1800)}echo \u202Eevil`;
-    const card = { id: 'req-1', tool: 'bash', risk: 'process', summary: { kind: 'command', command, cwd: '.' }, source: 'default for bash: semi-judge', reasons: ['`echo \u202Eevil` has hidden characters'], grantable: [], canAlways: false, canOpenDiff: false };
+    const card = { id: 'req-1', tool: 'bash', risk: 'process', summary: { kind: 'command', command, cwd: '.' }, source: 'default for bash: semi-judge', reasons: ['`echo \u202Eevil` has hidden characters'], grantable: [], sessionGrants: [], canAlways: false, canOpenDiff: false };
     await view.send([{ type: 'init', entries: [], model: configured }, { type: 'approval', card }]);
     const shown = view.page.getByRole('group', { name: 'Approval: Run a command' });
     expect(await shown.locator('pre.command').textContent()).toBe(command.replace('\u202E', '⟨U+202E⟩'));
@@ -176,7 +176,7 @@ describe('model output in the panel', () => {
   test('a file-change card shows the diff collapsed past 30 rows until "Show all"', async () => {
     const view = await openStandaloneWebview(browser);
     const diff = ['--- a/big.txt', '+++ b/big.txt', '@@ -0,0 +1,40 @@', ...Array.from({ length: 40 }, (_, i) => `+line ${i}`)].join('\n');
-    const card = { id: 'req-2', tool: 'write', risk: 'filesystem', summary: { kind: 'file-change', path: 'big.txt', operation: 'create', diff, reasons: [] }, source: 'default for write: semi-ask', reasons: ['it changes files'], grantable: ['big.txt'], canAlways: true, canOpenDiff: true };
+    const card = { id: 'req-2', tool: 'write', risk: 'filesystem', summary: { kind: 'file-change', path: 'big.txt', operation: 'create', diff, reasons: [] }, source: 'default for write: semi-ask', reasons: ['it changes files'], grantable: ['big.txt'], sessionGrants: ['big.txt'], canAlways: true, canOpenDiff: true };
     await view.send([{ type: 'init', entries: [], model: configured }, { type: 'approval', card }]);
     const shown = view.page.getByRole('group', { name: 'Approval: Create big.txt' });
     expect(await shown.locator('.diff-row').count()).toBe(30);
