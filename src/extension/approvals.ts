@@ -69,8 +69,7 @@ export class ApprovalCards implements vscode.Disposable {
     const card = this.cards.get(id);
     // The host decides what an answer may do, not the webview: no rule without canAlways,
     // no grant without something grantable.
-    const sessionGrants = request.permission.sessionGrants ?? request.permission.grantable;
-    const scope = answer === 'always' && card?.canAlways ? 'always' : answer !== 'once' && sessionGrants.length > 0 ? 'session' : 'once';
+    const scope = answer === 'always' && card?.canAlways ? 'always' : answer !== 'once' && request.permission.sessionGrants.length > 0 ? 'session' : 'once';
     const edited = await this.proposals.editedText(id);
     if (!this.broker.isPending(id)) {
       this.log.warn(`Approval ${id} was withdrawn while it was being answered; nothing was allowed.`);
@@ -111,7 +110,7 @@ function cardOf(id: string, request: ApprovalRequest): ApprovalCard {
     source: permission.source,
     reasons: [...permission.reasons],
     grantable: [...permission.grantable],
-    sessionGrants: [...(permission.sessionGrants ?? permission.grantable)],
+    sessionGrants: [...permission.sessionGrants],
     canAlways: permission.grantable.length > 0 && !permission.grantable.some((p) => GLOB_CHARS.test(p)) && typeof userRules()[request.tool] !== 'string',
     canOpenDiff: assessment.proposal !== undefined,
   };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, runCommand, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, runCommand, sendMessage, type Workbench } from './workbench';
 
 // A prompt in the panel of a real VS Code: the answer streams from a scripted
 // OpenAI-compatible server, a read tool call appears as a card with its result, then the
@@ -30,10 +30,8 @@ test('prompt -> streamed answer -> a read tool call card with its result -> the 
     { text: 'The notes say the build is green.' },
   );
   const chat = await openPeonView(workbench.page);
-  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
-  await composer.waitFor({ timeout: 30_000 });
-  await composer.fill('What do the notes say?');
-  await composer.press('Enter');
+  await chat.getByRole('textbox', { name: 'Message Peon' }).waitFor({ timeout: 30_000 });
+  await sendMessage(chat, 'What do the notes say?');
 
   const card = chat.getByRole('group', { name: 'Tool call read' });
   await card.waitFor({ timeout: 30_000 });
@@ -65,9 +63,7 @@ test('the conversation is saved: after New Chat, Show History brings it back, an
 
   // The model sees the earlier turns when the conversation goes on.
   model.script({ text: 'Still green.' });
-  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
-  await composer.fill('And now?');
-  await composer.press('Enter');
+  await sendMessage(chat, 'And now?');
   await expect.poll(() => answers.allTextContents(), { timeout: 20_000 }).toContain('Still green.');
   const sent = JSON.stringify(model.requests.at(-1)?.body);
   expect(sent).toContain('What do the notes say?');
@@ -82,9 +78,7 @@ test('a command asks on a card; approved, its tool card shows the output while i
     { text: 'Counted to four.' },
   );
   const chat = await openPeonView(page);
-  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
-  await composer.fill('count for me');
-  await composer.press('Enter');
+  await sendMessage(chat, 'count for me');
 
   // The approval card, rendered from the command summary: the command in full, and why it asks.
   const approval = chat.getByRole('group', { name: 'Approval: Run a command' });
@@ -117,9 +111,7 @@ test('model output renders as Markdown; images, scripts and javascript: links in
   ].join('\n\n');
   model.script({ text: hostile });
   const chat = await openPeonView(page);
-  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
-  await composer.fill('what did you find?');
-  await composer.press('Enter');
+  await sendMessage(chat, 'what did you find?');
 
   const answer = chat.getByRole('article', { name: 'Peon' });
   const inert = async (): Promise<void> => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, runCommand, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, runCommand, sendMessage, type Workbench } from './workbench';
 
 // The panel over the Anthropic Messages protocol (the agent e2e covers OpenAI's): the
 // key typed into "Peon: Set API Key" (SecretStorage), a streamed answer, a read tool
@@ -30,9 +30,7 @@ test('Set API Key, then a turn over Anthropic Messages: streamed text, a read ca
   await input.press('Enter');
 
   model.script({ text: 'Reading the notes.', toolCalls: [{ id: 'toolu_1', name: 'read', arguments: '{"path":"NOTES.md"}' }] }, { text: 'The notes say: ship on Friday.' });
-  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
-  await composer.fill('What do the notes say?');
-  await composer.press('Enter');
+  await sendMessage(chat, 'What do the notes say?');
   const card = chat.getByRole('group', { name: 'Tool call read' });
   await card.waitFor({ timeout: 30_000 });
   await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: 20_000 }).toBe('ok');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, sendMessage, type Workbench } from './workbench';
 
 // Approval cards in the real VS Code (DESIGN.md §5, §7): approve a write and see the
 // file on disk; deny one and see nothing change; edit a proposal in VS Code's diff
@@ -28,9 +28,7 @@ async function ask(prompt: string) {
   const { page } = workbench;
   const chat = await openPeonView(page);
   await page.getByRole('button', { name: 'New Chat' }).click();
-  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
-  await composer.fill(prompt);
-  await composer.press('Enter');
+  await sendMessage(chat, prompt);
   return chat;
 }
 
@@ -111,17 +109,14 @@ test('allow for session: the same command runs again without a card; revoked, it
 
   // The same chat: the granted command runs with no card.
   model.script(touch('t2'), { text: 'Touched again.' });
-  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
-  await composer.fill('again');
-  await composer.press('Enter');
+  await sendMessage(chat, 'again');
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Touched.', 'Touched again.']);
   expect(await chat.getByRole('group', { name: /^Approval:/ }).count()).toBe(0);
 
   await grants.getByRole('button', { name: 'Revoke bash touch made.txt' }).click();
   await grants.waitFor({ state: 'detached', timeout: 10_000 });
   model.script(touch('t3'), { text: 'Asked first.' });
-  await composer.fill('once more');
-  await composer.press('Enter');
+  await sendMessage(chat, 'once more');
   const again = chat.getByRole('group', { name: 'Approval: Run a command' });
   await again.waitFor({ timeout: 20_000 });
   await again.getByRole('button', { name: 'Deny' }).click();

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, sendMessage, type Workbench } from './workbench';
 
 // The card of a delegated agent call shows the absolute executable and the exact argv
 // (DESIGN.md §7; issue 6's "done when"). The agent is a stand-in `claude` outside the
@@ -31,9 +31,7 @@ test('a delegate call asks on a card with the absolute executable, the argv and 
   const prompt = 'review $(whoami); and "quotes"';
   model.script({ toolCalls: [{ id: 'd1', name: 'agent_claude', arguments: JSON.stringify({ prompt }) }] }, { text: 'Claude reviewed it.' });
   const chat = await openPeonView(workbench.page);
-  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
-  await composer.fill('ask claude');
-  await composer.press('Enter');
+  await sendMessage(chat, 'ask claude');
 
   const card = chat.getByRole('group', { name: 'Approval: Start claude' });
   await card.waitFor({ timeout: 20_000 });

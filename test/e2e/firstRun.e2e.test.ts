@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, sendMessage, type Workbench } from './workbench';
 
 // First run with nothing configured: the panel offers the choices, including a local
 // OpenAI-compatible server found on localhost:11434 (here a scripted stand-in for Ollama).
@@ -26,9 +26,7 @@ test('the panel offers the detected local model; choosing it configures Peon and
   await chat.getByRole('region', { name: 'Choose a model' }).waitFor({ state: 'detached', timeout: 20_000 });
 
   ollama.script({ text: 'Hello from the local model.' });
-  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
-  await composer.fill('hi');
-  await composer.press('Enter');
+  await sendMessage(chat, 'hi');
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Hello from the local model.']);
   expect(await chat.getByRole('alert').count()).toBe(0); // no "not configured" notice on the way
   expect(ollama.requests.at(-1)?.body).toMatchObject({ model: 'llama-fake:8b' });

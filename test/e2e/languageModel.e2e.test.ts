@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { packFixtureExtension } from '../vscode/fixtureExtension.mjs';
-import { openPeonView, openPeonWorkbench, runCommand, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, runCommand, sendMessage, type Workbench } from './workbench';
 
 // A user with no key and no model server: VS Code offers a chat model (here the scripted
 // one of test/fixtures/lm-provider, contributed through vscode.lm as Copilot's are), the
@@ -42,9 +42,7 @@ test("first run offers VS Code's model; chosen, a prompt runs a turn with a tool
   // The choice lands in user settings; the setup offer goes away.
   await chat.getByRole('region', { name: 'Choose a model' }).waitFor({ state: 'detached', timeout: 20_000 });
 
-  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
-  await composer.fill('What do the notes say?');
-  await composer.press('Enter');
+  await sendMessage(chat, 'What do the notes say?');
   const card = chat.getByRole('group', { name: 'Tool call read' });
   await card.waitFor({ timeout: 30_000 });
   await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: 20_000 }).toBe('ok');

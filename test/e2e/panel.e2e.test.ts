@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
-import { openPeonView, openPeonWorkbench, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, sendMessage, type Workbench } from './workbench';
 
 let workbench: Workbench;
 const consoleLines: string[] = [];
@@ -24,8 +24,7 @@ test('the Peon panel opens from the activity bar, takes a message and says hones
   await composer.waitFor({ timeout: 30_000 });
   await expect.poll(() => chat.getByRole('status').first().textContent()).toContain('No model configured yet');
 
-  await composer.fill('Rename the helper in utils.ts');
-  await composer.press('Enter');
+  await sendMessage(chat, 'Rename the helper in utils.ts');
 
   await chat.getByRole('article', { name: 'You' }).waitFor();
   expect(await chat.getByRole('article', { name: 'You' }).textContent()).toBe('Rename the helper in utils.ts');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, runCommand, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, runCommand, sendMessage, type Workbench } from './workbench';
 
 // Workspace Trust (DESIGN.md §5): in Restricted Mode Peon offers the model only the
 // read-only tools; trusting the folder later brings the others back without a reload.
@@ -31,9 +31,7 @@ test('untrusted: only read-only tools, a write is unknown; trusted later: the wr
 
   model.script({ toolCalls: [{ id: 'w1', name: 'write', arguments: JSON.stringify({ path: 'x.txt', content: 'x' }) }] }, { text: 'I cannot write here.' });
   const chat = await openPeonView(page);
-  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
-  await composer.fill('write x.txt');
-  await composer.press('Enter');
+  await sendMessage(chat, 'write x.txt');
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['I cannot write here.']);
   expect(toolsOffered().length).toBeGreaterThan(0);
   expect(toolsOffered()).toEqual(expect.not.arrayContaining(['write', 'edit', 'delete', 'bash', 'agent_claude']));
@@ -45,8 +43,7 @@ test('untrusted: only read-only tools, a write is unknown; trusted later: the wr
   await page.getByRole('button', { name: 'Trust', exact: true }).click({ timeout: 20_000 });
   model.script({ text: 'Now I can.' });
   const again = await openPeonView(page);
-  await again.getByRole('textbox', { name: 'Message Peon' }).fill('and now?');
-  await again.getByRole('textbox', { name: 'Message Peon' }).press('Enter');
+  await sendMessage(again, 'and now?');
   await expect.poll(() => again.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toContain('Now I can.');
   expect(toolsOffered()).toEqual(expect.arrayContaining(['bash', 'delete', 'edit', 'write']));
 });

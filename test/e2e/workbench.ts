@@ -65,6 +65,13 @@ export async function openPeonView(page: Page): Promise<FrameLocator> {
   return page.frameLocator('iframe.webview.ready').frameLocator('iframe');
 }
 
+/** Types `text` into the panel's composer and sends it with Enter, as a person would. */
+export async function sendMessage(chat: FrameLocator, text: string): Promise<void> {
+  const composer = chat.getByRole('textbox', { name: 'Message Peon' });
+  await composer.fill(text);
+  await composer.press('Enter');
+}
+
 /** Runs a command from the Command Palette, as a person would. */
 export async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('F1');

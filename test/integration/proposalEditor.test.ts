@@ -37,4 +37,15 @@ suite('the proposal diff editor', () => {
     assert.equal(fs.existsSync(path.join(storage.fsPath, 'proposals', 'p1')), false);
     assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'before\n', 'the file itself is untouched');
   });
+
+  test('a proposal with mixed line endings, which the editor normalises, is not taken for an edit', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-proposal-eol-'));
+    fs.writeFileSync(path.join(root, 'm.txt'), 'x\n');
+    const storage = vscode.Uri.file(fs.mkdtempSync(path.join(os.tmpdir(), 'peon-proposal-eol-storage-')));
+    const editor = new ProposalEditor(storage);
+    await editor.show('p2', { path: new Workspace([{ path: root }]).resolve('m.txt'), content: 'one\r\ntwo\nthree\r\n', currentSha256: 'x' });
+    assert.equal(await editor.editedText('p2'), undefined);
+    await editor.close('p2');
+  });
 });
+

@@ -30,14 +30,16 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
   const place = cwds.length === 1 ? (cwdPath?.display ?? '.') : undefined;
   const sessionKey = (key: string): string => (place === '.' ? key : `${key} (in ${place})`);
   const sessionGrantsOf = (keys: readonly string[]): string[] => (place === undefined ? [] : keys.map(sessionKey));
+  /** A decision offering `keys` for always-allow, and (in this folder) for the session. */
+  const decided = (decision: 'allow' | 'ask', by: string, reasons: string[], keys: readonly string[]): PermissionDecision => ({ decision, mode, source: by, reasons, grantable: keys, sessionGrants: sessionGrantsOf(keys) });
 
   // Deny wins over everything, segment by segment (also inside substitutions and `bash -c`),
   // matched against every form of the command (/usr/bin/curl, `command curl`, `git -C . push`),
   // ignoring case (CURL is curl on a case-insensitive disk).
-  const formsOf = (segment: (typeof analysis.segments)[number]): string[] => (segment.argv ? commandForms(segment.argv) : [segmentKey(segment)]).map((f) => f.toLowerCase());
-  const matchesAny = (rules: readonly PatternRule[], segment: (typeof analysis.segments)[number]) => strictestMatch(rules, (pattern) => formsOf(segment).some((form) => commandMatches(pattern.toLowerCase(), form)));
-  for (const segment of analysis.segments) {
-    const rule = matchesAny(denyRules, segment);
+  const forms = analysis.segments.map((segment) => (segment.argv ? commandForms(segment.argv) : [segmentKey(segment)]).map((f) => f.toLowerCase()));
+  const matchesAny = (rules: readonly PatternRule[], i: number) => strictestMatch(rules, (pattern) => forms[i]!.some((form) => commandMatches(pattern.toLowerCase(), form)));
+  for (const [i, segment] of analysis.segments.entries()) {
+    const rule = matchesAny(denyRules, i);
     if (rule) return deny('deny', rule.source, [`\`${segment.text}\` is denied by ${rule.source}`]);
   }
 
@@ -51,17 +53,18 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
     // With deny rules in force, a command that runs others or cannot be read might be one of them.
     else if (segment.issues.length > 0 && denyRules.length > 0) always.push(`\`${segment.text}\` cannot be checked against the deny rules: ${segment.issues.join('; ')}`);
   }
-  const grantable = always.length > 0 ? [] : analysis.segments.map(segmentKey);
   if (always.length > 0) {
     const segmentIssues = analysis.segments.filter((s) => s.issues.length > 0).map((s) => `\`${s.text}\` ${s.issues.join('; ')}`);
-    return { decision: 'ask', mode, source, reasons: [...new Set([...always, ...segmentIssues])], grantable };
+    return decided('ask', source, [...new Set([...always, ...segmentIssues])], []);
   }
+  const grantable = analysis.segments.map(segmentKey);
   // Ask rules apply in every mode, on every form of the command.
   const askRules = rules.filter((r) => r.mode === 'ask' || r.mode === 'semi-ask' || r.mode === 'semi-judge');
-  const asked = analysis.segments.map((segment) => [segment, matchesAny(askRules, segment)] as const).filter(([, rule]) => rule);
-  if (mode === 'allow' && asked.length > 0) return { decision: 'ask', mode, source: asked[0]![1]!.source, reasons: asked.map(([segment, rule]) => `\`${segment.text}\` asks by ${rule!.source}`), grantable, sessionGrants: sessionGrantsOf(grantable) };
-  if (mode === 'allow') return { decision: 'allow', mode, source, reasons: [], grantable };
-  if (mode === 'ask') return { decision: 'ask', mode, source, reasons: [source], grantable, sessionGrants: sessionGrantsOf(grantable) };
+  const askRuleOf = analysis.segments.map((_, i) => matchesAny(askRules, i));
+  const asked = analysis.segments.flatMap((segment, i) => (askRuleOf[i] ? [`\`${segment.text}\` asks by ${askRuleOf[i].source}`] : []));
+  if (mode === 'allow' && asked.length > 0) return decided('ask', askRuleOf.find((r) => r)!.source, asked, grantable);
+  if (mode === 'allow') return decided('allow', source, [], grantable);
+  if (mode === 'ask') return decided('ask', source, [source], grantable);
 
   // semi-judge (and semi-ask): every segment must pass on its own; a relative path is
   // checked from every folder the line may be in.
@@ -93,7 +96,7 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
       reasons.push(reason);
       asking.push(segmentKey(segment));
     };
-    const askRule = matchesAny(askRules, segment);
+    const askRule = askRuleOf[i];
     if (segment.issues.length > 0) {
       ask(`${label} ${segment.issues.join('; ')}`);
       judgeable = false;
@@ -114,13 +117,13 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
     }
   });
   const only = [...new Set(asking)];
-  if (reasons.length === 0) return { decision: 'allow', mode, source: decidedBy, reasons: [], grantable: only, sessionGrants: sessionGrantsOf(only) };
+  if (reasons.length === 0) return decided('allow', decidedBy, [], only);
   if (judgeable && input.judge) {
     const verdict = await input.judge(command);
-    if (verdict === 'safe') return { decision: 'allow', mode, source: 'the judge model (peon.permission.judge) classified it as safe', reasons: [], grantable: only, sessionGrants: sessionGrantsOf(only) };
+    if (verdict === 'safe') return decided('allow', 'the judge model (peon.permission.judge) classified it as safe', [], only);
     reasons.push(verdict === 'unsafe' ? 'the judge model classified it as unsafe' : 'the judge model gave no clear answer');
   }
-  return { decision: 'ask', mode, source, reasons, grantable: only, sessionGrants: sessionGrantsOf(only) };
+  return decided('ask', source, reasons, only);
 }
 
 /** Whether `arg`, taken from `cwd`, goes up (`..`) out of a symbolic link: the kernel follows the link first. */

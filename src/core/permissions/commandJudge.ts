@@ -133,8 +133,8 @@ export function commandForms(argv: readonly string[]): string[] {
   return [...new Set(forms)];
 }
 
-/** Command names whose effect cannot be judged when their words are not literal. */
-export const DESTRUCTIVE_NAMES = new Set(['rm', 'rmdir', 'git', 'dd', 'shred', 'mkfs', 'wipefs', 'chmod', 'chown', 'find', 'truncate', 'shutdown', 'reboot', 'halt', 'poweroff', 'xargs', 'sudo', 'doas', 'su']);
+/** Command names whose effect cannot be judged when their words are not literal (wrappers and shells: RUNS_OTHERS). */
+export const DESTRUCTIVE_NAMES = new Set(['rm', 'rmdir', 'git', 'dd', 'shred', 'mkfs', 'wipefs', 'chmod', 'chown', 'find', 'truncate', 'shutdown', 'reboot', 'halt', 'poweroff']);
 
 const GLOB = /[*?[]/;
 

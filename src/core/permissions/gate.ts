@@ -26,10 +26,10 @@ export interface PermissionDecision {
    */
   readonly grantable: readonly string[];
   /**
-   * What "allow for this session" adds when it differs from `grantable`: a command's
-   * segments with the folder they run in (`npm test (in pkg)`), none when the line `cd`s.
+   * What "allow for this session" adds: the paths, or a command's segments with the
+   * folder they run in (`npm test (in pkg)`), none when the line `cd`s.
    */
-  readonly sessionGrants?: readonly string[];
+  readonly sessionGrants: readonly string[];
 }
 
 /**
@@ -83,7 +83,7 @@ export interface GateInput {
   readonly judge?: CommandJudge;
 }
 
-export const deny = (mode: PermissionMode, source: string, reasons: string[]): PermissionDecision => ({ decision: 'deny', mode, source, reasons, grantable: [] });
+export const deny = (mode: PermissionMode, source: string, reasons: string[]): PermissionDecision => ({ decision: 'deny', mode, source, reasons, grantable: [], sessionGrants: [] });
 
 /** The decision for one call. */
 export async function judge(input: GateInput): Promise<PermissionDecision> {
@@ -91,7 +91,8 @@ export async function judge(input: GateInput): Promise<PermissionDecision> {
   const { mode, source } = modeFor(input.tool, config);
   const summary = input.assessment.summary;
   if (summary.kind === 'command') return judgeCommand(input, summary.command, mode, source, config);
-  return judgePaths(input, mode, source, config);
+  const decision = judgePaths(input, mode, source, config);
+  return { ...decision, sessionGrants: decision.grantable }; // a path is granted as it is
 }
 
 /** What about a path needs a person's eye, whatever the mode. */
@@ -108,7 +109,7 @@ function pathReasons(assessment: Assessment): { risky: string[]; protectedPaths:
   return { risky, protectedPaths };
 }
 
-function judgePaths(input: GateInput, mode: PermissionMode, source: string, config: PermissionConfig): PermissionDecision {
+function judgePaths(input: GateInput, mode: PermissionMode, source: string, config: PermissionConfig): Omit<PermissionDecision, 'sessionGrants'> {
   const { assessment, tool } = input;
   const displays = assessment.paths.map((p) => p.display);
   const rules = config.failClosed ? [] : (config.patterns[tool] ?? []);

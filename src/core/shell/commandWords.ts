@@ -33,6 +33,8 @@ const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   stdbuf: { option: /^-[ioe]$|^-[ioe].+$|^--(input|output|error)=.+$/, takesValue: new Set(['-i', '-o', '-e']) },
 };
 
+export const WRAPPER_NAMES: ReadonlySet<string> = new Set(Object.keys(WRAPPERS));
+
 /**
  * `argv` without its wrappers, the command by its base name (`/bin/rm` is `rm`); or
  * undefined when a wrapper has a word it does not understand (`env -S '…'`).

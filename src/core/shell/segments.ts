@@ -7,7 +7,7 @@
 import os from 'node:os';
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { parseBash } from './bashParser';
-import { SHELLS, unwrap } from './commandWords';
+import { SHELLS, unwrap, WRAPPER_NAMES } from './commandWords';
 
 export interface ShellSegment {
   /** The segment as written. */
@@ -29,7 +29,7 @@ export interface CommandAnalysis {
 }
 
 /** Commands that run other commands or code: what they run is not in their words. */
-export const RUNS_OTHERS = new Set(['eval', 'exec', 'source', '.', 'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'xargs', 'env', 'sudo', 'su', 'doas', 'nohup', 'timeout', 'nice', 'ionice', 'command', 'builtin', 'time', 'watch', 'setsid', 'parallel', 'strace', 'ltrace', 'chroot', 'script', 'flock', 'stdbuf', 'unbuffer', 'coproc']);
+export const RUNS_OTHERS: ReadonlySet<string> = new Set([...WRAPPER_NAMES, ...SHELLS, 'eval', 'source', '.', 'su', 'watch', 'parallel', 'strace', 'ltrace', 'chroot', 'script', 'flock', 'unbuffer', 'coproc']);
 /** Builtins that change what a later name runs: `hash -p`, `alias`, `enable`, `shopt -s expand_aliases`. */
 const RENAMES = new Set(['hash', 'alias', 'enable', 'shopt', 'unalias', 'set']);
 

@@ -132,8 +132,7 @@ export class ToolSession {
     if (permission.decision !== 'ask') return permission;
     const reply = await this.approve({ tool: tool.name, agent: this.context.agent, ...(callId ? { callId } : {}), assessment, permission }, signal);
     if (!reply.approved) return { ...permission, answer: 'denied', ...(reply.message ? { userMessage: reply.message } : {}) };
-    const sessionGrants = permission.sessionGrants ?? permission.grantable;
-    if ((reply.scope === 'session' || reply.scope === 'always') && sessionGrants.length > 0) this.grants.add(tool.name, sessionGrants);
+    if ((reply.scope === 'session' || reply.scope === 'always') && permission.sessionGrants.length > 0) this.grants.add(tool.name, permission.sessionGrants);
     return { ...permission, answer: 'approved', ...(reply.edited !== undefined ? { edited: reply.edited } : {}) };
   }
 }

@@ -6,7 +6,7 @@ const request: ApprovalRequest = {
   tool: 'write',
   agent: 'main',
   assessment: { risk: 'filesystem', writes: true, paths: [], summary: { kind: 'generic', text: 'x' } },
-  permission: { decision: 'ask', mode: 'semi-ask', source: 'default for write: semi-ask', reasons: ['it changes files'], grantable: [] },
+  permission: { decision: 'ask', mode: 'semi-ask', source: 'default for write: semi-ask', reasons: ['it changes files'], grantable: [], sessionGrants: [] },
 };
 
 function broker() {

@@ -127,7 +127,7 @@ test('allowed for this session: exactly the approved segments', async () => {
   const grants = new SessionGrants();
   const asked = await gate({}, grants)('npm test');
   expect(asked).toMatchObject({ decision: 'ask', grantable: ['npm test'] });
-  grants.add('bash', asked.sessionGrants ?? []);
+  grants.add('bash', asked.sessionGrants);
   expect(await gate({}, grants)('npm test')).toMatchObject({ decision: 'allow', source: 'allowed for this session: npm test' });
   expect(await gate({}, grants)('npm test && npm run build')).toMatchObject({ decision: 'ask', reasons: ['`npm run build`: npm is not one of the read-only commands Peon runs without asking'] });
   expect(await gate({}, grants)('npm test -- --watch')).toMatchObject({ decision: 'ask' });
@@ -331,7 +331,7 @@ test('a session grant holds in the folder it was given in, and never for a line 
     judge({ tool: 'bash', assessment: { risk: 'process', writes: false, paths: [workspace.resolve(dir)], summary: { kind: 'command', command, cwd: dir } }, grants, resolve: (p) => workspace.resolve(p), roots: [root] });
   const asked = await at('npm test', 'pkg');
   expect(asked.sessionGrants).toEqual(['npm test (in pkg)']);
-  grants.add('bash', asked.sessionGrants ?? []);
+  grants.add('bash', asked.sessionGrants);
   expect(await at('npm test', 'pkg')).toMatchObject({ decision: 'allow', source: 'allowed for this session: npm test (in pkg)' });
   expect((await at('npm test', '.')).decision).toBe('ask');
   expect(await at('cd pkg && npm test', '.')).toMatchObject({ decision: 'ask', sessionGrants: [] });
