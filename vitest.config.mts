@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts'],
     globalSetup: ['test/unit/globalSetup.ts'],
+    // Many tests spawn the CLI, bash, git or servers: sized for a loaded 2-core machine, not an idle one.
+    testTimeout: 60_000,
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/unit.json' },
   },

@@ -1,4 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { CLI, hasOpen, peon, waitUntil } from './cliHarness';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,19 +7,6 @@ import { describe, expect, test } from 'vitest';
 import { makeWorkspace, tempDir } from './tools/toolTestContext';
 
 // `peon tools` / `peon tool` as a black box: the built CLI spawned, its JSON parsed (DESIGN.md §8).
-const CLI = path.resolve('dist/cli.js');
-
-function peon(args: string[], options: { input?: string; uid?: number; cwd?: string; cli?: string } = {}) {
-  const r = spawnSync(process.execPath, [options.cli ?? CLI, ...args], {
-    encoding: 'utf8',
-    input: options.input,
-    cwd: options.cwd,
-    env: { ...process.env, PEON_STATE_DIR: tempDir('peon-state-') },
-    ...(options.uid !== undefined ? { uid: options.uid, gid: options.uid } : {}),
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.split('\n').filter(Boolean) };
-}
-
 const json = (text: string) => JSON.parse(text) as Record<string, unknown>;
 
 describe('peon tools', () => {
@@ -161,7 +149,7 @@ test('SIGINT cancels a running call through the Stop path: a cancelled result is
   });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await waitUntil(() => hasOpen(child.pid!, path.join(root, 'huge.log')), 'the CLI is reading huge.log');
   child.kill('SIGINT');
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
   expect(code).toBe(0);
@@ -228,12 +216,12 @@ describe('permissions through the CLI (--config is user scope, .vscode/settings.
 
 test('SIGTERM to peon tool bash: TERM to the process group, KILL after 2 s, the cancelled result printed', async () => {
   const root = makeWorkspace();
-  const child = spawn(process.execPath, [CLI, 'tool', 'bash', '--workspace', root, '--approve', 'all', '--input', JSON.stringify({ command: "trap '' TERM; sleep 100" })], {
+  const child = spawn(process.execPath, [CLI, 'tool', 'bash', '--workspace', root, '--approve', 'all', '--input', JSON.stringify({ command: "trap '' TERM; touch started; sleep 100" })], {
     env: { ...process.env, PEON_STATE_DIR: tempDir('peon-state-') },
   });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  await new Promise((resolve) => setTimeout(resolve, 800));
+  await waitUntil(() => fs.existsSync(path.join(root, 'started')), 'the command has set its trap');
   const sent = Date.now();
   child.kill('SIGTERM');
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));

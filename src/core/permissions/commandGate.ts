@@ -5,9 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyzeCommand, RUNS_OTHERS } from '../shell/segments';
-import type { ResolvedPath } from '../workspace/workspace';
-import { commandForms, DESTRUCTIVE_NAMES, whyDestructive, whyNotWhitelisted } from './commandJudge';
+import { commandForms, isVersionQuery, whyNotWhitelisted } from './commandJudge';
+import { commandPaths, type CommandPaths } from './commandPaths';
+import { DESTRUCTIVE_NAMES, whyDestructive, type ChangeCheck } from './destructive';
 import { deny, type GateInput, type PermissionDecision, type PermissionMode } from './gate';
+import { whyGitReadAsks } from './gitRead';
 import { commandMatches, strictestMatch, type PatternRule } from './patterns';
 import type { PermissionConfig } from './rules';
 
@@ -25,6 +27,7 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
     const target = segment.argv?.[0] === 'cd' && segment.argv.length === 2 ? segment.argv[1]! : undefined;
     if (target !== undefined && !target.startsWith('-')) cwds.push(...cwds.map((cwd) => path.resolve(cwd, target)));
   }
+  const paths = commandPaths(input, cwds);
   const matches = analysis.segments.map((s) => strictestMatch(rules, (pattern) => commandMatches(pattern, segmentKey(s))));
   // A session grant holds for the folder it was given in: `npm test` elsewhere runs another script.
   const place = cwds.length === 1 ? (cwdPath?.display ?? '.') : undefined;
@@ -48,7 +51,7 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
   for (const segment of analysis.segments) {
     const name = segment.argv || segment.name === undefined ? undefined : path.basename(segment.name);
     const unseen = name !== undefined && (DESTRUCTIVE_NAMES.has(name) || RUNS_OTHERS.has(name)) ? `what ${name} would do cannot be seen (its words are not literal)` : undefined;
-    const why = segment.argv ? whyDestructive(segment.argv, input.roots ?? [], cwds) : unseen;
+    const why = (segment.argv ? whyDestructive(segment.argv, paths.change) : unseen) ?? redirectObjection(segment.writes, paths.change);
     if (why) always.push(`\`${segment.text}\`: ${why} (destructive commands always ask)`);
     // With deny rules in force, a command that runs others or cannot be read might be one of them.
     else if (segment.issues.length > 0 && denyRules.length > 0) always.push(`\`${segment.text}\` cannot be checked against the deny rules: ${segment.issues.join('; ')}`);
@@ -67,29 +70,13 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
   if (mode === 'ask') return decided('ask', source, [source], grantable);
 
   // semi-judge (and semi-ask): every segment must pass on its own; a relative path is
-  // checked from every folder the line may be in.
-  const check = (arg: string): string | undefined => {
-    if (!input.resolve) return 'paths cannot be checked here';
-    for (const cwd of cwds) {
-      if (climbsOutOfLink(cwd, arg)) return `${arg} goes up (..) out of a symbolic link, which may lead anywhere`;
-      let p: ResolvedPath;
-      try {
-        p = input.resolve(path.resolve(cwd, arg));
-      } catch {
-        return `${arg} is not a path Peon can check`;
-      }
-      if (!p.inside) return `${arg} is outside the workspace`;
-      if (p.secretReasons.length > 0) return `${arg}: ${p.secretReasons[0]}`;
-      if (p.protectedReason) return `${arg} is protected: ${p.protectedReason}`;
-    }
-    return undefined;
-  };
+  // checked from every folder the line may be in, as the kernel will resolve it.
   const reasons: string[] = [];
   /** Only the segments that asked are offered for the session (or always): not the read-only ones around them. */
   const asking: string[] = [];
   let judgeable = mode === 'semi-judge';
   let decidedBy = source;
-  analysis.segments.forEach((segment, i) => {
+  for (const [i, segment] of analysis.segments.entries()) {
     const match = matches[i];
     const label = `\`${segment.text}\``;
     const ask = (reason: string): void => {
@@ -109,13 +96,17 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
     } else if (place !== undefined && input.grants?.has(input.tool, sessionKey(segmentKey(segment)))) {
       decidedBy = `allowed for this session: ${sessionKey(segmentKey(segment))}`;
     } else {
-      const objection = segment.argv ? whyNotWhitelisted(segment.argv, check) : { why: 'its words are not all literal', judgeable: false };
+      const objection = segment.argv ? whyNotWhitelisted(segment.argv, paths.read) : { why: 'its words are not all literal', judgeable: false };
+      const beyond = objection || !segment.argv ? undefined : await whyListedAsks(segment.argv, paths, cwds, input.env ?? process.env);
       if (objection) {
         ask(`${label}: ${objection.why}`);
         judgeable &&= objection.judgeable;
+      } else if (beyond) {
+        ask(`${label}: ${beyond}`);
+        judgeable = false;
       }
     }
-  });
+  }
   const only = [...new Set(asking)];
   if (reasons.length === 0) return decided('allow', decidedBy, [], only);
   if (judgeable && input.judge) {
@@ -126,20 +117,25 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
   return decided('ask', source, reasons, only);
 }
 
-/** Whether `arg`, taken from `cwd`, goes up (`..`) out of a symbolic link: the kernel follows the link first. */
-function climbsOutOfLink(cwd: string, arg: string): boolean {
-  const parts = arg.split('/');
-  if (!parts.includes('..')) return false;
-  let at = path.isAbsolute(arg) ? '/' : cwd;
-  for (const [i, part] of parts.entries()) {
-    if (part === '..') return false; // reached the first `..` with no link before it
-    if (part === '' || part === '.') continue;
-    at = path.join(at, part);
-    try {
-      if (fs.lstatSync(at).isSymbolicLink()) return parts.slice(i + 1).includes('..');
-    } catch {
-      return false;
-    }
+/** Why a read-only command on the list must ask after all: what its name resolves to, a version manager, or what git would run or print. */
+async function whyListedAsks(argv: readonly string[], paths: CommandPaths, cwds: readonly string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const lookup = paths.lookup(argv[0]!);
+  if (lookup) return lookup;
+  if (isVersionQuery(argv)) return paths.toolchain();
+  if (argv[0] !== 'git' || argv.length < 2) return undefined;
+  for (const cwd of cwds.filter((c) => fs.statSync(c, { throwIfNoEntry: false })?.isDirectory())) {
+    const why = await whyGitReadAsks(argv.slice(1), cwd, paths.read, env);
+    if (why) return why;
   }
-  return false;
+  return undefined;
+}
+
+/** Why the files a segment's redirections write make it destructive. */
+function redirectObjection(writes: readonly (string | undefined)[], change: ChangeCheck): string | undefined {
+  for (const target of writes) {
+    if (target === undefined) return 'it writes to a file named by an expansion, which cannot be seen';
+    const why = change(target, 'into');
+    if (why) return `it writes to ${why}`;
+  }
+  return undefined;
 }

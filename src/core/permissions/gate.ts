@@ -77,6 +77,10 @@ export interface GateInput {
   readonly grants?: SessionGrants;
   /** Resolves a path argument of a command the way the tools would (workspace-relative or absolute). */
   readonly resolve?: (input: string) => ResolvedPath;
+  /** The same for a name that is itself removed or replaced (`rm link` removes the link, not its target). */
+  readonly resolveLink?: (input: string) => ResolvedPath;
+  /** The environment commands run with (PATH, and what the gate's own git sees). */
+  readonly env?: NodeJS.ProcessEnv;
   /** The workspace folders, for spotting commands that delete one of them. */
   readonly roots?: readonly string[];
   /** peon.permission.judge: a model weighs commands that ask only for not being on the list. */

@@ -7,7 +7,8 @@ import picomatch from 'picomatch';
 import type { ToolContext } from '../tools/contract';
 import { ToolError } from '../tools/toolError';
 import { IgnoreRules } from '../workspace/ignoreRules';
-import { secretReasons } from '../workspace/pathRules';
+import { protectedReason, secretReasons } from '../workspace/pathRules';
+import { isWithin } from '../workspace/workspace';
 import type { ResolvedPath } from '../workspace/workspace';
 
 export interface SearchScope {
@@ -30,12 +31,18 @@ export interface SearchScope {
    * the gate asked about: a search must not show what a read would have asked for.
    */
   searchable(relative: string): boolean;
-  /** How many found files `searchable` left out. */
+  /** How many found files `searchable` left out for being secret-like. */
   secretsLeftOut(): number;
+  /** How many it left out for being protected (only a content search leaves them out). */
+  protectedLeftOut(): number;
 }
 
-/** Resolves `path` for a search. `not_found` when it is missing; a file only where `allowFile`. */
-export function openScope(ctx: ToolContext, input: string | undefined, allowFile: boolean): SearchScope {
+/**
+ * Resolves `path` for a search. `not_found` when it is missing; a file only where
+ * `allowFile`. `content`: the search shows what files hold (grep), so protected files
+ * (.vscode/, MCP config, Peon's config, workflows), which a read asks for, are left out too.
+ */
+export function openScope(ctx: ToolContext, input: string | undefined, allowFile: boolean, content = false): SearchScope {
   const target = ctx.workspace.resolve(input ?? '.');
   if (!target.exists) throw new ToolError('not_found', `${target.display} does not exist. Check the path with list or glob.`);
   let stat: fs.Stats;
@@ -74,7 +81,12 @@ export function openScope(ctx: ToolContext, input: string | undefined, allowFile
     return verdict;
   };
   const allowSecrets = target.secretReasons.length > 0;
+  const allowProtected = !content || target.protectedReason !== undefined;
+  const home = ctx.workspace.home;
   const leftOut = new Set<string>();
+  const protectedOut = new Set<string>();
+  const isProtected = (absolute: string): boolean =>
+    protectedReason(folder ? toSlash(path.relative(folder.root, absolute)) : undefined, isWithin(home, absolute) ? toSlash(path.relative(home, absolute)) : undefined) !== undefined;
   return {
     target,
     dir,
@@ -83,11 +95,19 @@ export function openScope(ctx: ToolContext, input: string | undefined, allowFile
     rulesRoot,
     base,
     searchable(relative) {
-      if (allowSecrets || secretReasons(toSlash(path.join(dir, relative)).split('/')).length === 0) return true;
-      leftOut.add(relative);
-      return false;
+      const absolute = path.join(dir, relative);
+      if (!allowSecrets && secretReasons(toSlash(absolute).split('/')).length > 0) {
+        leftOut.add(relative);
+        return false;
+      }
+      if (!allowProtected && isProtected(absolute)) {
+        protectedOut.add(relative);
+        return false;
+      }
+      return true;
     },
     secretsLeftOut: () => leftOut.size,
+    protectedLeftOut: () => protectedOut.size,
     display: (relative) =>
       prefix === undefined ? path.join(dir, relative) : named + (prefix === '' ? relative : `${prefix}/${relative}`),
     visible(relative) {

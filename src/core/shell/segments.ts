@@ -8,6 +8,7 @@ import os from 'node:os';
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { parseBash } from './bashParser';
 import { SHELLS, unwrap, WRAPPER_NAMES } from './commandWords';
+import { readingIssues } from './readingCheck';
 
 export interface ShellSegment {
   /** The segment as written. */
@@ -18,6 +19,8 @@ export interface ShellSegment {
   readonly name?: string | undefined;
   /** Why this segment cannot be judged from its words alone; empty when it can. */
   readonly issues: readonly string[];
+  /** The files its redirections write (`> f`, `>> f`, `&> f`, `<> f`): a name, or undefined when it is not literal. */
+  readonly writes: readonly (string | undefined)[];
 }
 
 export interface CommandAnalysis {
@@ -63,7 +66,8 @@ function literal(node: Node, nested: ShellSegment[], issues: string[]): string |
       if (GLOB.test(unescaped)) issues.push(`expands the glob ${text}`);
       // `~` and `~/x` are the home folder; `~+`, `~-`, `~user` are other folders bash knows.
       if (text === '~' || text.startsWith('~/')) return os.homedir() + unescapeWord(text.slice(1));
-      if (text.startsWith('~')) {
+      // `~user`, `~+`; and bash expands a tilde after `=` (`a=~/x`) in an argument too.
+      if (text.startsWith('~') || /[=:]~/.test(unescaped)) {
         issues.push(`expands the tilde ${text}`);
         return undefined;
       }
@@ -127,14 +131,15 @@ function literal(node: Node, nested: ShellSegment[], issues: string[]): string |
 
 function commandSegment(node: Node, nested: ShellSegment[]): ShellSegment {
   const issues: string[] = [];
+  const writes: (string | undefined)[] = [];
   const words: Words = { argv: [], issues };
   for (const child of node.namedChildren) {
     if (!child) continue;
     if (child.type === 'variable_assignment') {
       issues.push(`sets ${child.text} for the command`);
       collect(child, nested, issues);
-    } else if (child.type === 'file_redirect' || child.type === 'heredoc_redirect' || child.type === 'herestring_redirect') {
-      redirectIssue(child, issues, nested);
+    } else if (isRedirect(child)) {
+      redirectIssue(child, issues, nested, writes);
     } else if (child.type === 'comment') {
       continue;
     } else {
@@ -151,13 +156,24 @@ function commandSegment(node: Node, nested: ShellSegment[]): ShellSegment {
   const base = name?.split('/').pop() ?? name;
   if (base !== undefined && RUNS_OTHERS.has(base)) issues.push(`${name} runs other commands, which are not in its words`);
   if (base !== undefined && RENAMES.has(base)) issues.push(`${name} changes what later command names run`);
-  return { text: node.text, argv: words.argv, name, issues };
+  return { text: node.text, argv: words.argv, name, issues, writes };
 }
 
-function redirectIssue(node: Node, issues: string[], nested: ShellSegment[]): void {
+const isRedirect = (node: Node): boolean => node.type === 'file_redirect' || node.type === 'heredoc_redirect' || node.type === 'herestring_redirect';
+
+/** Operators that open their target for writing; `>&` does too unless its target is a descriptor (`2>&1`, `>&-`). */
+const WRITING = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
+
+function redirectIssue(node: Node, issues: string[], nested: ShellSegment[], writes: (string | undefined)[]): void {
   if (node.type === 'heredoc_redirect') issues.push('reads a here-document');
   else if (node.type === 'herestring_redirect') issues.push(`reads the here-string ${node.text}`);
   else if (!HARMLESS_REDIRECT.test(node.text.replace(/\s+/g, ' ').trim())) issues.push(`redirects: ${node.text}`);
+  if (node.type === 'file_redirect') {
+    const op = node.children.find((c) => c !== null && !c.isNamed)?.type;
+    const target = node.childForFieldName('destination') ?? node.namedChildren.filter((c): c is Node => c !== null && c.type !== 'file_descriptor').at(-1);
+    const descriptor = target !== undefined && /^(\d+|-)$/.test(target.text);
+    if (op !== undefined && WRITING.has(op) && target && !(op === '>&' && descriptor)) writes.push(literal(target, [], []));
+  }
   collect(node, nested, issues);
 }
 
@@ -177,20 +193,21 @@ function collect(node: Node, out: ShellSegment[], lineIssues: string[]): void {
       case 'redirected_statement': {
         const body: ShellSegment[] = [];
         const issues: string[] = [];
+        const writes: (string | undefined)[] = [];
         const nested: ShellSegment[] = [];
         for (const part of child.namedChildren) {
           if (!part) continue;
-          if (part.type === 'file_redirect' || part.type === 'heredoc_redirect' || part.type === 'herestring_redirect') redirectIssue(part, issues, nested);
+          if (isRedirect(part)) redirectIssue(part, issues, nested, writes);
           else collect({ namedChildren: [part] } as unknown as Node, body, lineIssues);
         }
         // A redirection applies to what it follows: every command of its body carries it.
-        out.push(...body.map((s) => ({ ...s, issues: [...s.issues, ...issues] })), ...nested);
+        out.push(...body.map((s) => ({ ...s, issues: [...s.issues, ...issues], writes: [...s.writes, ...writes] })), ...nested);
         break;
       }
       case 'variable_assignment':
       case 'declaration_command':
       case 'unset_command':
-        out.push({ text: child.text, argv: undefined, name: undefined, issues: [`changes the shell's variables: ${child.text}`] });
+        out.push({ text: child.text, argv: undefined, name: undefined, issues: [`changes the shell's variables: ${child.text}`], writes: [] });
         collect(child, out, lineIssues);
         break;
       case 'comment':
@@ -223,6 +240,7 @@ async function analyze(command: string, depth: number): Promise<CommandAnalysis>
   let parsed: boolean;
   try {
     collect(tree.rootNode, segments, issues);
+    issues.push(...readingIssues(command, tree.rootNode));
     parsed = !tree.rootNode.hasError;
     if (!parsed && !issues.some((i) => i.startsWith('does not parse'))) issues.push('does not parse cleanly as bash');
   } finally {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import * as z from 'zod';
+import { withGitGuard } from '../process/gitGuard';
 import { runProcess } from '../process/runProcess';
 import { defineTool } from './defineTool';
 import description from './bash.md';
@@ -12,26 +13,6 @@ const input = z.object({
   workdir: z.string().optional().describe('A folder inside the workspace to run in; default: the workspace root.'),
   description: z.string().max(300).optional().describe('What the command does and why, in a few words, for the user.'),
 });
-
-/**
- * Git settings every command runs with, whatever the repository's own config says: no
- * implicit bare repositories (a folder in the workspace laid out like one could carry a
- * config that runs commands) and no fsmonitor hook, so `git status` runs only git.
- */
-const GIT_GUARD: readonly (readonly [string, string])[] = [
-  ['safe.bareRepository', 'explicit'],
-  ['core.fsmonitor', 'false'],
-];
-
-export function withGitGuard(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const count = Number(env.GIT_CONFIG_COUNT ?? 0) || 0;
-  const guarded: NodeJS.ProcessEnv = { ...env, GIT_CONFIG_COUNT: String(count + GIT_GUARD.length) };
-  GIT_GUARD.forEach(([key, value], i) => {
-    guarded[`GIT_CONFIG_KEY_${count + i}`] = key;
-    guarded[`GIT_CONFIG_VALUE_${count + i}`] = value;
-  });
-  return guarded;
-}
 
 export const bashTool = defineTool({
   name: 'bash',

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import * as z from 'zod';
 import { defineTool } from './defineTool';
 import description from './delete.md';
-import { fileChange } from './fileAssessment';
+import { fileChange, isSensitive } from './fileAssessment';
 import { fileDiff } from './fileDiff';
 import { forgetRulesIfChanged, requireRegular } from './fileState';
 import { fsError, ToolError } from './toolError';
@@ -22,19 +22,28 @@ export const deleteTool = defineTool({
     const named = ctx.workspace.resolve(path);
     const target = named.isSymlink ? ctx.workspace.resolveLink(path) : named;
     let before: string | undefined;
+    let unreadable: string | undefined;
     if (!named.isSymlink) {
-      const stat = await fs.stat(target.canonical).catch((error: unknown) => {
-        throw fsError(error, target.display);
-      });
-      if (stat.isDirectory()) throw new ToolError('invalid_input', `${target.display} is a directory; delete removes files only.`);
-      requireRegular(stat, target);
-      if (stat.size <= 512 * 1024) before = await fs.readFile(target.canonical, 'utf8');
+      try {
+        const stat = await fs.stat(target.canonical).catch((error: unknown) => {
+          throw fsError(error, target.display);
+        });
+        if (stat.isDirectory()) throw new ToolError('invalid_input', `${target.display} is a directory; delete removes files only.`);
+        requireRegular(stat, target);
+        if (stat.size <= 512 * 1024) before = await fs.readFile(target.canonical, 'utf8');
+      } catch (error) {
+        // Whether a sensitive path exists, or what it is, is for the card only: execute checks again after approval.
+        if (!isSensitive(named) && !isSensitive(target)) throw error;
+        unreadable = error instanceof Error ? error.message : String(error);
+      }
     }
     const diff = named.isSymlink
       ? `(removes the symbolic link ${target.display}; its target is untouched)`
-      : before === undefined
-        ? '(large file: no inline diff)'
-        : fileDiff(target.relative ?? target.display, before, '');
+      : unreadable !== undefined
+        ? `(${unreadable})`
+        : before === undefined
+          ? '(large file: no inline diff)'
+          : fileDiff(target.relative ?? target.display, before, '');
     return fileChange(target, 'delete', diff, undefined, named);
   },
   async execute(_args, ctx, assessment) {

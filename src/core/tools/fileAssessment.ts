@@ -11,6 +11,13 @@ export function readRisk(paths: readonly ResolvedPath[]): Risk {
   return paths.some((p) => !p.inside || p.secretReasons.length > 0) ? 'filesystem' : 'read_only';
 }
 
+/**
+ * Paths the gate asks about for what they are (outside, secret-like, protected, ignored):
+ * a call's checks against such a file (exists? its hash?) wait until it is approved, so
+ * no error tells the model anything about it before a person said yes (gate review F9).
+ */
+export const isSensitive = (p: ResolvedPath): boolean => !p.inside || p.secretReasons.length > 0 || p.protectedReason !== undefined || p.ignored;
+
 export function pathNotes(p: ResolvedPath): string[] {
   const notes: string[] = [];
   if (!p.inside) notes.push('outside the workspace');

@@ -74,7 +74,7 @@ export const grepTool = defineTool({
     const mode = input.mode ?? 'content';
     const headLimit = input.headLimit ?? GREP_DEFAULT_HEAD_LIMIT;
     const limit = headLimit === 0 ? Infinity : headLimit;
-    const scope = openScope(ctx, input.path, true);
+    const scope = openScope(ctx, input.path, true, true);
     const query = { scope, pattern, include, mode, maxEntries: limit, maxChars: ctx.limits.maxOutputChars, signal: ctx.signal };
     const backend = ctx.ripgrep ? 'ripgrep' : 'node';
     const found = ctx.ripgrep ? await grepWithRipgrep(ctx.ripgrep, query) : await grepWithNode(query);
@@ -108,6 +108,8 @@ export const grepTool = defineTool({
     if (found.warnings.length > 0) output += `\n\n[Some files could not be searched: ${found.warnings.slice(0, 3).join('; ')}]`;
     const secrets = scope.secretsLeftOut();
     if (secrets > 0) output += `\n\n[${secrets} secret-like file(s) (.env, keys, credentials) with matches left out; read one by path, which asks the user.]`;
+    const guarded = scope.protectedLeftOut();
+    if (guarded > 0) output += `\n\n[${guarded} protected file(s) (.vscode/, MCP, Peon and CI configuration) with matches left out; read one by path, which asks the user.]`;
     return {
       output,
       data: {
@@ -119,6 +121,7 @@ export const grepTool = defineTool({
         headLimit,
         stoppedEarly: found.stoppedEarly,
         secretLikeLeftOut: secrets,
+        protectedLeftOut: guarded,
         ...(found.warnings.length > 0 ? { warnings: found.warnings } : {}),
       },
     };

@@ -121,7 +121,9 @@ export class ToolSession {
       config: this.permissions,
       grants: this.grants,
       resolve: (input) => workspace.resolve(input),
+      resolveLink: (input) => workspace.resolveLink(input),
       roots: workspace.folders.map((f) => f.root),
+      ...(this.context.env ? { env: this.context.env } : {}),
       ...(this.judge ? { judge: this.judge } : {}),
     });
     const unsaved = assessment.writes ? assessment.paths.filter((p) => this.context.unsaved?.(p.canonical)) : [];

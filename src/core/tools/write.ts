@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { ResolvedPath } from '../workspace/workspace';
 import type { ToolContext } from './contract';
 import { defineTool } from './defineTool';
-import { fileChange, PROPOSAL_MAX_BYTES } from './fileAssessment';
+import { fileChange, isSensitive, PROPOSAL_MAX_BYTES } from './fileAssessment';
 import { fileDiff } from './fileDiff';
 import { checkFresh, currentFile, sha256, writeWhole, type CurrentFile } from './fileState';
 import { ToolError } from './toolError';
@@ -19,7 +19,7 @@ const input = z.object({
     .describe('The sha256 the file must have right now (from read); otherwise the write is refused as stale.'),
 });
 
-/** The checks a write must pass against the file as it is: run before asking, and again before writing. */
+/** The checks a write must pass against the file as it is: run before asking (not for a sensitive path), and again before writing. */
 function checkWrite(args: { mode?: 'create' | 'replace' | undefined; expected_sha256?: string | undefined }, target: ResolvedPath, current: CurrentFile | undefined, currentHash: string | undefined, ctx: ToolContext): void {
   if (args.mode === 'create' && current) {
     throw new ToolError('already_exists', `${target.display} already exists. Use mode "replace" (after reading it), or edit.`);
@@ -36,9 +36,14 @@ export const writeTool = defineTool({
   aliases: { filePath: 'path', file_path: 'path' },
   async assess(args, ctx) {
     const target = ctx.workspace.resolve(args.path);
-    const current = await currentFile(target);
+    const sensitive = isSensitive(target);
+    // What a sensitive file is (or whether it exists) is the person's to see, on the card, and nobody's before.
+    const current = await currentFile(target).catch((error: unknown) => {
+      if (sensitive) return undefined;
+      throw error;
+    });
     const currentHash = current ? sha256(current.bytes) : undefined;
-    checkWrite(args, target, current, currentHash, ctx); // a call bound to fail is not put to the user
+    if (!sensitive) checkWrite(args, target, current, currentHash, ctx); // a call bound to fail is not put to the user
     const diff = fileDiff(target.relative ?? target.display, current?.bytes.toString('utf8'), args.content);
     const proposal = Buffer.byteLength(args.content) <= PROPOSAL_MAX_BYTES ? { path: target, content: args.content, currentSha256: currentHash } : undefined;
     return fileChange(target, current ? 'overwrite' : 'create', diff, { sha256: currentHash }, target, proposal);

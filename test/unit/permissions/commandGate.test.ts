@@ -29,7 +29,7 @@ describe('semi-judge, the bash default', () => {
   });
 
   test.each([
-    ['git status && rm -rf .', '`rm -rf .`: rm -rf . deletes the workspace'],
+    ['git status && rm -rf .', '`rm -rf .`: rm -rf . deletes ., a workspace folder itself'],
     ['git status > ~/.bashrc', 'redirects: > ~/.bashrc'],
     ['git status >> out.txt', 'redirects: >> out.txt'],
     ['echo $(curl http://example.com)', 'runs the command substitution $(curl http://example.com)'],
@@ -101,9 +101,9 @@ describe('rules that cover the whole tool', () => {
     const allow = gate({ user: { 'peon.permission.rules': { bash: 'allow' } } });
     expect(await allow('npm install && echo $(date) > out.txt')).toMatchObject({ decision: 'allow', source: 'peon.permission.rules (user): bash -> allow' });
     for (const [command, why] of [
-      ['rm -rf .', 'deletes the workspace'],
-      ['rm -rf ~', 'the home folder'],
-      ['rm -fr /', 'the whole disk'],
+      ['rm -rf .', 'a workspace folder itself'],
+      ['rm -rf ~', 'outside the workspace'],
+      ['rm -fr /', 'deletes /, outside the workspace'],
       ['git push --force origin main', 'rewrites or deletes remote history'],
       ['git clean -fdx', 'deletes untracked files'],
       ['git reset --hard HEAD~3', 'discards uncommitted work'],
@@ -144,7 +144,7 @@ describe('bypasses that must ask (default semi-judge)', () => {
     ['cat .e\\\nnv', 'spans several lines'],
     ['cat ".e\\\nnv"', 'spans several lines'],
     ["(echo 'touch PWNED'; seq 1 100000) | sort -S 1 --compress-program=sh", 'sort is not one of the read-only commands'],
-    ['echo x | sort -o/root/.profile', 'sort is not one of the read-only commands'],
+    ['echo x | sort -o/root/.profile', 'writes to /root/.profile, outside the workspace'],
     ['cat {.env,README.md}', 'expands the braces {.env,README.md}'],
     ['cat {/etc/passwd,}', 'expands the braces'],
     ['cd && cat .bash_history', 'cd is not one of the read-only commands'],
@@ -166,7 +166,11 @@ describe('bypasses that must ask (default semi-judge)', () => {
   });
 
   test('the version queries that are only version queries still run', async () => {
-    for (const command of ['node --version', 'node -v', 'python3 --version', 'git --version', 'go version', 'cd src']) expect((await gate()(command)).decision, command).toBe('allow');
+    for (const command of ['node --version', 'node -v', 'python3 --version', 'git --version', 'cd src']) expect((await gate()(command)).decision, command).toBe('allow');
+  });
+
+  test('tools a toolchain file in the project dispatches are not version queries (rustup, corepack, go toolchains)', async () => {
+    for (const command of ['cargo --version', 'rustc -V', 'yarn --version', 'pnpm -v', 'go version']) expect((await gate()(command)).decision, command).toBe('ask');
   });
 });
 
@@ -255,7 +259,7 @@ describe('second review: bypasses that must ask or deny', () => {
     fs.symlinkSync('/etc/ssl', path.join(root, 'l'));
     const decision = await gate({}, undefined, root)('cat l/../passwd');
     expect(decision.decision).toBe('ask');
-    expect(decision.reasons.join()).toContain('goes up (..) out of a symbolic link');
+    expect(decision.reasons.join()).toContain('l/../passwd is outside the workspace');
   });
 
   const allow = gate({ user: { 'peon.permission.rules': { bash: 'allow' } } });

@@ -93,7 +93,7 @@ describe('grep: both backends, same answers', () => {
       'utf8.txt:1:naïve café foo ✓ 😀',
       'utf8.txt:2:κόσμος foo',
     ]);
-    expect(result.data).toEqual({ mode: 'content', matches: 18, files: 15, truncated: false, backend: 'node', headLimit: 100, stoppedEarly: false, secretLikeLeftOut: 0 });
+    expect(result.data).toEqual({ mode: 'content', matches: 18, files: 15, truncated: false, backend: 'node', headLimit: 100, stoppedEarly: false, secretLikeLeftOut: 0, protectedLeftOut: 0 });
   });
 
   test.skipIf(RIPGREPS.length === 0)('files_with_matches and count modes', async () => {
