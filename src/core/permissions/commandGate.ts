@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { analyzeCommand, RUNS_OTHERS } from '../shell/segments';
 import { commandForms, isVersionQuery, whyNotWhitelisted } from './commandJudge';
-import { commandPaths, type CommandPaths } from './commandPaths';
+import { commandPaths, lineFolders, type CommandPaths } from './commandPaths';
 import { DESTRUCTIVE_NAMES, whyDestructive, type ChangeCheck } from './destructive';
 import { deny, type GateInput, type PermissionDecision, type PermissionMode } from './gate';
 import { whyGitReadAsks } from './gitRead';
@@ -21,16 +21,12 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
   const rules = config.failClosed ? [] : (config.patterns[input.tool] ?? []);
   const denyRules = rules.filter((r) => r.mode === 'deny');
   const cwdPath = input.assessment.paths[0];
-  // Every folder the line may run a command in: where it starts, and wherever it `cd`s.
-  const cwds = [cwdPath?.canonical ?? process.cwd()];
-  for (const segment of analysis.segments) {
-    const target = segment.argv?.[0] === 'cd' && segment.argv.length === 2 ? segment.argv[1]! : undefined;
-    if (target !== undefined && !target.startsWith('-')) cwds.push(...cwds.map((cwd) => path.resolve(cwd, target)));
-  }
-  const paths = commandPaths(input, cwds);
+  const folders = lineFolders(analysis.segments, cwdPath?.canonical ?? process.cwd(), input.env ?? process.env);
+  const { cwds } = folders;
+  const paths = commandPaths(input, folders);
   const matches = analysis.segments.map((s) => strictestMatch(rules, (pattern) => commandMatches(pattern, segmentKey(s))));
   // A session grant holds for the folder it was given in: `npm test` elsewhere runs another script.
-  const place = cwds.length === 1 ? (cwdPath?.display ?? '.') : undefined;
+  const place = cwds.length === 1 && folders.unseen === undefined ? (cwdPath?.display ?? '.') : undefined;
   const sessionKey = (key: string): string => (place === '.' ? key : `${key} (in ${place})`);
   const sessionGrantsOf = (keys: readonly string[]): string[] => (place === undefined ? [] : keys.map(sessionKey));
   /** A decision offering `keys` for always-allow, and (in this folder) for the session. */
@@ -48,10 +44,13 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
 
   // Destructive commands and what the parser cannot vouch for always ask.
   const always: string[] = [...analysis.issues.map((i) => `the command ${i}`)];
-  for (const segment of analysis.segments) {
-    const name = segment.argv || segment.name === undefined ? undefined : path.basename(segment.name);
-    const unseen = name !== undefined && (DESTRUCTIVE_NAMES.has(name) || RUNS_OTHERS.has(name)) ? `what ${name} would do cannot be seen (its words are not literal)` : undefined;
-    const why = (segment.argv ? whyDestructive(segment.argv, paths.change) : unseen) ?? redirectObjection(segment.writes, paths.change);
+  for (const [i, segment] of analysis.segments.entries()) {
+    // Words bash expands (a glob, braces, a tilde, a substitution) are not the words the gate has.
+    const expanded = !segment.argv || segment.issues.some((issue) => /^(expands|has .* in pieces|runs the (command|process) substitution)/.test(issue));
+    const name = segment.name === undefined ? undefined : path.basename(segment.argv?.[0] ?? segment.name);
+    const unseen = expanded && name !== undefined && (DESTRUCTIVE_NAMES.has(name) || RUNS_OTHERS.has(name)) ? `what ${name} would do cannot be seen (its words are not literal)` : undefined;
+    const { change } = commandPaths(input, folders, i);
+    const why = unseen ?? (segment.argv ? whyDestructive(segment.argv, change) : undefined) ?? redirectObjection(segment.writes, change);
     if (why) always.push(`\`${segment.text}\`: ${why} (destructive commands always ask)`);
     // With deny rules in force, a command that runs others or cannot be read might be one of them.
     else if (segment.issues.length > 0 && denyRules.length > 0) always.push(`\`${segment.text}\` cannot be checked against the deny rules: ${segment.issues.join('; ')}`);

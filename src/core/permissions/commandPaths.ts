@@ -5,7 +5,10 @@
 // `lookup` why a bare command name may not run what it seems to (PATH); `toolchain` why
 // a version query may run a program the project picks.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { unwrap } from '../shell/commandWords';
+import { RUNS_OTHERS, type ShellSegment } from '../shell/segments';
 import { isWithin, type ResolvedPath } from '../workspace/workspace';
 import { TOOLCHAIN_FILES, type PathCheck } from './commandJudge';
 import type { ChangeCheck } from './destructive';
@@ -38,6 +41,39 @@ export function physicalPath(cwd: string, arg: string): string {
   return at;
 }
 
+export interface LineFolders {
+  /** Every folder the line may run a command in: where it starts, and wherever it `cd`s or `pushd`es. */
+  readonly cwds: readonly string[];
+  /** The segment that changes folder to where Peon cannot see (`cd $X`, `cd -`, `popd`, CDPATH), if any. */
+  readonly unseen: string | undefined;
+  /** The segments that may create, copy or move names: for the others, a path that does not exist yet may become a link to anywhere. */
+  readonly creators: readonly number[];
+}
+
+const GIT_WRITES_TREE = new Set(['checkout', 'switch', 'restore', 'reset', 'clone', 'pull', 'merge', 'rebase', 'cherry-pick', 'revert', 'stash', 'worktree', 'apply', 'am', 'read-tree', 'checkout-index', 'submodule']);
+const CREATES = new Set(['ln', 'cp', 'mv', 'install', 'tar', 'bsdtar', 'unzip', '7z', 'cpio', 'rsync', 'patch', 'ar']);
+
+/** The folders `segments` may run in, starting from `start`, and whether they can all be seen. */
+export function lineFolders(segments: readonly ShellSegment[], start: string, env: NodeJS.ProcessEnv): LineFolders {
+  const cwds = [start];
+  let unseen: string | undefined;
+  const creators: number[] = [];
+  for (const [i, segment] of segments.entries()) {
+    const argv = segment.argv && unwrap(segment.argv);
+    const name = argv?.[0] ?? (segment.name === undefined ? undefined : path.basename(segment.name));
+    // A command name that is not literal may be anything; other words of git may name any subcommand.
+    const literalName = name !== undefined && /^[\w.+-]+$/.test(name) && !RUNS_OTHERS.has(name);
+    if (!literalName || CREATES.has(name) || (name === 'git' && (!argv || argv.slice(1).some((w) => GIT_WRITES_TREE.has(w))))) creators.push(i);
+    if (name !== 'cd' && name !== 'pushd' && name !== 'popd') continue;
+    const words = (argv ?? []).slice(1).filter((w) => !/^-[LPe@]+$/.test(w) && w !== '--');
+    const target = name === 'cd' && words.length === 0 ? (env.HOME ?? os.homedir()) : words[0];
+    const viaCdpath = !!env.CDPATH && target !== undefined && !path.isAbsolute(target) && !/^\.\.?(\/|$)/.test(target);
+    if (!argv || name === 'popd' || target === undefined || words.length > 1 || /^[-+]/.test(target) || viaCdpath) unseen = segment.text;
+    else cwds.push(...cwds.map((cwd) => path.resolve(cwd, target)));
+  }
+  return { cwds, unseen, creators };
+}
+
 /** Files a redirection or a command may write that are no file at all. */
 const DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/zero']);
 
@@ -50,14 +86,23 @@ export interface CommandPaths {
   toolchain(): string | undefined;
 }
 
-export function commandPaths(input: GateInput, cwds: readonly string[]): CommandPaths {
+/** The checks for the paths of segment `self` (of the line `folders` describes), or of the line as a whole. */
+export function commandPaths(input: GateInput, folders: LineFolders, self?: number): CommandPaths {
+  const { cwds } = folders;
+  const othersCreate = folders.creators.some((i) => i !== self);
   const resolveEach = (arg: string, how: 'read' | 'entry' | 'into', judge: (p: ResolvedPath) => string | undefined): string | undefined => {
     if (!input.resolve) return `${arg}: paths cannot be checked here`;
+    if (folders.unseen !== undefined && !path.isAbsolute(arg)) return `${arg}, taken from a folder the line changes to with \`${folders.unseen}\`, which Peon cannot see`;
     for (const cwd of cwds) {
       let p: ResolvedPath;
       try {
         const at = physicalPath(cwd, arg);
         if (how === 'into' && (DEVICES.has(at) || /^\/dev\/fd\/\d+$/.test(at))) continue;
+        if (how !== 'read') {
+          const stat = fs.lstatSync(at, { throwIfNoEntry: false });
+          if (!stat && othersCreate) return `${arg}, which does not exist yet: another command of the line may create it as a link to anywhere`;
+          if (how === 'into' && stat?.isFile() && stat.nlink > 1) return `${arg}, which has ${stat.nlink} hard links, and another may be outside the workspace`;
+        }
         p = how === 'entry' && !arg.endsWith('/') && input.resolveLink ? input.resolveLink(at) : input.resolve(at);
       } catch {
         return `${arg} is not a path Peon can check`;

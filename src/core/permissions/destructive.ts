@@ -19,8 +19,80 @@ export type ChangeCheck = (target: string, how: 'entry' | 'into') => string | un
 export const DESTRUCTIVE_NAMES = new Set([
   'rm', 'rmdir', 'unlink', 'mv', 'cp', 'install', 'ln', 'tee', 'sed', 'perl', 'rsync', 'tar', 'unzip', 'git', 'dd', 'shred', 'mkfs', 'wipefs',
   'chmod', 'chown', 'chgrp', 'find', 'truncate', 'sort', 'uniq', 'curl', 'wget', 'crontab', 'gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'lzma',
-  'shutdown', 'reboot', 'halt', 'poweroff',
+  'shutdown', 'reboot', 'halt', 'poweroff', 'patch', 'split', 'csplit', 'awk', 'gawk', 'mawk', 'nawk', 'python', 'python3', 'node', 'deno', 'bun', 'ruby', 'php', 'lua', 'Rscript',
 ]);
+
+/** rsync's long options whose value may be the next word. */
+const RSYNC_VALUES = ['rsh', 'exclude', 'include', 'filter', 'files-from', 'exclude-from', 'include-from', 'log-file', 'log-file-format', 'password-file', 'partial-dir', 'temp-dir', 'compare-dest', 'copy-dest', 'link-dest', 'backup-dir', 'suffix', 'chmod', 'chown', 'usermap', 'groupmap', 'timeout', 'contimeout', 'port', 'bwlimit', 'max-size', 'min-size', 'block-size', 'modify-window', 'out-format', 'iconv', 'checksum-choice', 'compress-choice', 'compress-level', 'skip-compress', 'info', 'debug', 'max-delete', 'sockopts', 'outbuf', 'remote-option', 'protocol', 'address', 'stop-at', 'time-limit', 'write-batch', 'read-batch', 'only-write-batch', 'rsync-path'];
+
+/** Interpreters and the options that hand them a program on the command line. */
+const INLINE_CODE: Readonly<Record<string, RegExp>> = {
+  python: /^-[a-zA-Z]*c/,
+  node: /^(-[a-zA-Z]*[ep]|--eval|--print)(=|$)/,
+  deno: /^eval$/,
+  bun: /^(-e|--eval|-p|--print)(=|$)/,
+  perl: /^-[a-zA-Z]*[eE]/,
+  ruby: /^-[a-zA-Z]*e/,
+  php: /^-[a-zA-Z]*r/,
+  lua: /^-[a-zA-Z]*e/,
+  Rscript: /^-e$/,
+};
+
+/**
+ * Whether a sed script can write a file or run a command: a `w`, `W` or `e` command, or
+ * an `s` command with the `w` or `e` flag. Read the way sed reads it, command by
+ * command; anything the reading does not understand counts as yes.
+ */
+export function sedScriptWrites(script: string): boolean {
+  let i = 0;
+  const skipBlanks = (): void => {
+    while (i < script.length && /[\s;]/.test(script[i]!)) i++;
+  };
+  const delimited = (delimiter: string): boolean => {
+    for (; i < script.length; i++) {
+      if (script[i] === '\\') i++;
+      else if (script[i] === delimiter) {
+        i++;
+        return true;
+      } else if (script[i] === '\n') return false;
+    }
+    return false;
+  };
+  while (true) {
+    skipBlanks();
+    if (i >= script.length) return false;
+    // Addresses: numbers, $, /re/, \cREc, steps and ranges, negation.
+    while (i < script.length) {
+      const c = script[i]!;
+      if (/[\d$,~!+ ]/.test(c)) i++;
+      else if (c === '/') {
+        i++;
+        if (!delimited('/')) return true;
+        while (/[IM]/.test(script[i] ?? '')) i++;
+      } else if (c === '\\') {
+        const d = script[i + 1];
+        i += 2;
+        if (d === undefined || !delimited(d)) return true;
+      } else break;
+    }
+    const command = script[i++];
+    if (command === undefined) return false;
+    if ('wWe'.includes(command)) return true;
+    if (command === 's' || command === 'y') {
+      const d = script[i++];
+      if (d === undefined || d === '\\' || d === '\n') return true;
+      if (!delimited(d) || !delimited(d)) return true;
+      const flags = /^[^;\n}]*/.exec(script.slice(i))![0];
+      if (command === 's' && /[we]/.test(flags)) return true;
+      i += flags.length;
+    } else if ('aic'.includes(command)) {
+      while (i < script.length && script[i] !== '\n') i += script[i] === '\\' ? 2 : 1;
+    } else if (':btTrRvlqQ'.includes(command)) {
+      while (i < script.length && !/[;\n]/.test(script[i]!)) i++;
+    } else if (!'{}=dDgGhHnNpPxzF#'.includes(command)) return true;
+    if (command === '#') while (i < script.length && script[i] !== '\n') i++;
+  }
+}
 
 const GLOB = /[*?[]/;
 
@@ -62,9 +134,11 @@ function split(args: readonly string[], values: string, longValues: readonly str
     }
     if (a.startsWith('--')) {
       options.push(a);
-      const name = a.slice(2).split('=')[0]!;
+      const given = a.slice(2).split('=')[0]!;
+      // GNU options may be abbreviated: `--log-f=x` is `--log-file=x`.
+      const name = longValues.find((l) => l === given) ?? longValues.find((l) => given.length > 0 && l.startsWith(given)) ?? given;
       if (a.includes('=')) taken.push([`--${name}`, a.slice(a.indexOf('=') + 1)]);
-      else if (longValues.some((l) => l.startsWith(name) && name.length > 0) && i + 1 < args.length) taken.push([`--${longValues.find((l) => l.startsWith(name))!}`, args[++i]!]);
+      else if (longValues.includes(name) && i + 1 < args.length) taken.push([`--${name}`, args[++i]!]);
     } else if (a.startsWith('-') && a.length > 1) {
       options.push(a);
       for (let j = 1; j < a.length; j++) {
@@ -82,11 +156,29 @@ function split(args: readonly string[], values: string, longValues: readonly str
   return { options, operands, valueOf, unknown };
 }
 
-function whyGitDestructive(args: readonly string[], shown: string): string | undefined {
+function whyGitDestructive(args: readonly string[], shown: string, objection: (targets: readonly string[], how: 'entry' | 'into') => string | undefined): string | undefined {
   const { global, rest: [sub = '', ...rest] } = gitSplit(args);
   if (global.some((a) => a === '-c' || a.startsWith('--config-env') || a.startsWith('--exec-path'))) return `${shown} sets git configuration for the command, which can make it run anything`;
   const long = (name: string, min = 2): boolean => rest.some((a) => isLong(a, name, min));
   const operands = rest.filter((a) => !a.startsWith('-'));
+  // Files git writes where its options say: `log --output=F`, `archive -o F`, `format-patch -o DIR`, `checkout-index --prefix=DIR/`.
+  const valueOf = (names: readonly string[], shorts: readonly string[] = []): string[] =>
+    rest.flatMap((a, i) => {
+      const long = names.find((n) => a.startsWith(`--${n}=`) || a === `--${n}`);
+      if (long) return a.includes('=') ? [a.slice(a.indexOf('=') + 1)] : rest[i + 1] !== undefined ? [rest[i + 1]!] : [];
+      const short = shorts.find((n) => a === n || (a.startsWith(n) && a.length > n.length));
+      return short ? (a === short ? (rest[i + 1] !== undefined ? [rest[i + 1]!] : []) : [a.slice(short.length)]) : [];
+    });
+  const written = [
+    ...valueOf(['output'], sub === 'archive' ? ['-o'] : []),
+    ...(sub === 'format-patch' ? valueOf(['output-directory'], ['-o']) : []),
+    ...(sub === 'checkout-index' ? valueOf(['prefix']) : []),
+    ...(sub === 'bundle' && operands[0] === 'create' && operands[1] ? [operands[1]] : []),
+    ...(sub === 'worktree' && operands[0] === 'add' && operands[1] ? [operands[1]] : []),
+    ...(sub === 'clone' && operands[1] ? [operands[1]] : []),
+  ];
+  const writes = objection(written, 'into');
+  if (writes) return writes;
   switch (sub) {
     case 'push':
       return hasShort(rest, 'f') || hasShort(rest, 'd') || long('force') || long('force-with-lease') || long('mirror') || long('delete') || long('prune') || rest.some((a) => a.startsWith('+') || a.startsWith(':') || a.includes(':+') || /^[^-].*:$/.test(a))
@@ -191,13 +283,23 @@ export function whyDestructive(argv: readonly string[], check: ChangeCheck): str
     case 'sed':
     case 'perl': {
       const inPlace = args.some((a) => /^-[a-zA-Z]*i/.test(a) || isLong(a, 'in-place', 4));
-      if (!inPlace) return undefined;
       const { operands: words, valueOf } = split(args, name === 'sed' ? 'efl' : 'eEMIlx0', ['expression', 'file', 'line-length']);
-      const scripted = valueOf('-e', '--expression').length + valueOf('-f', '--file').length + (name === 'perl' ? valueOf('-E').length : 0) > 0;
+      const scripts = [...valueOf('-e', '--expression'), ...(name === 'perl' ? valueOf('-E') : [])];
+      const scripted = scripts.length + valueOf('-f', '--file').length > 0;
+      if (name === 'sed') {
+        if (valueOf('-f', '--file').length > 0) return `${shown} runs a sed script from a file, which cannot be seen`;
+        if ([...scripts, ...(scripted ? [] : words.slice(0, 1))].some(sedScriptWrites)) return `${shown} has a sed script that writes files or runs commands`;
+      } else if (!inPlace && (scripted || INLINE_CODE.perl!.test(args[0] ?? ''))) return `${shown} runs inline perl, whose effects cannot be seen`;
+      if (!inPlace) return undefined;
       return objection(scripted ? words : words.slice(1), 'into');
     }
     case 'rsync': {
       const deletes = options.some((a) => a.startsWith('--del') || a === '--remove-source-files');
+      const parsed = split(args, 'efTBM', RSYNC_VALUES);
+      const logs = ['--log-file', '--write-batch', '--only-write-batch', '--backup-dir', '--partial-dir', '--temp-dir'].flatMap((o) => parsed.valueOf(o));
+      const logged = objection([...logs, ...parsed.valueOf('-T')], 'into');
+      if (logged) return logged;
+      const { operands } = parsed;
       const dest = operands.at(-1);
       if (dest === undefined) return undefined;
       if (/^[^/]*:/.test(dest)) return `${shown} writes to another host (${dest})`;
@@ -209,6 +311,9 @@ export function whyDestructive(argv: readonly string[], check: ChangeCheck): str
       const { options: opts, valueOf } = split(words, 'fCbHgKNTVX', ['file', 'directory', 'to-command', 'use-compress-program']);
       const mode = (letters: string, long: string[]): boolean => opts.some((o) => (/^-[a-zA-Z]+$/.test(o) && [...letters].some((l) => o.slice(1).split(/[fCbHgKNTVX]/)[0]!.includes(l))) || long.some((l) => isLong(o, l, 3)));
       if (opts.some((o) => o === '-P' || isLong(o, 'absolute-names', 3))) return `${shown} extracts or archives absolute paths, which can reach anywhere`;
+      if (opts.some((o) => /^-[a-zA-Z]*[IF]/.test(o) || ['checkpoint-action', 'to-command', 'use-compress-program', 'info-script', 'new-volume-script', 'rmt-command', 'rsh-command'].some((l) => isLong(o, l, 4)))) {
+        return `${shown} runs the program its options name`;
+      }
       if (mode('x', ['extract', 'get'])) return objection(valueOf('-C', '--directory').length > 0 ? valueOf('-C', '--directory') : ['.'], 'into');
       if (mode('cruA', ['create', 'append', 'update', 'catenate', 'concatenate', 'delete'])) return objection(valueOf('-f', '--file'), 'into');
       return undefined;
@@ -247,7 +352,23 @@ export function whyDestructive(argv: readonly string[], check: ChangeCheck): str
     case 'crontab':
       return args.length === 1 && args[0] === '-l' ? undefined : `${shown} replaces or removes your crontab, which runs commands on a schedule`;
     case 'git':
-      return whyGitDestructive(args, shown);
+      return whyGitDestructive(args, shown, objection);
+    case 'patch':
+      return `${shown} writes the files its patch names, which cannot be seen`;
+    case 'split':
+      return objection([split(args, 'abClnt', ['suffix-length', 'bytes', 'line-bytes', 'lines', 'number', 'separator', 'additional-suffix', 'filter']).operands[1] ?? 'x'], 'into') ??
+        (options.some((o) => o.startsWith('--filter')) ? `${shown} runs the program its --filter names` : undefined);
+    case 'csplit':
+      return objection(split(args, 'fbn', ['prefix', 'suffix-format', 'digits']).valueOf('-f', '--prefix').concat(['xx']), 'into');
+    case 'awk':
+    case 'gawk':
+    case 'mawk':
+    case 'nawk': {
+      const parsed = split(args, 'fvFE', ['file', 'assign', 'field-separator', 'include', 'load', 'source']);
+      const program = parsed.valueOf('-f', '--file').length > 0 || parsed.valueOf('-E').length > 0 ? undefined : parsed.operands[0];
+      if (program === undefined) return `${shown} runs an awk program from a file, which cannot be seen`;
+      return /system|getline|close|fflush|\||>|-i\s*inplace/.test(program) || options.some((o) => /^(-i|--include)/.test(o)) ? `${shown} runs an awk program that may write files or run commands` : undefined;
+    }
     case 'dd':
       return args.some((a) => a.startsWith('of=')) ? `${shown} overwrites whatever of= names, block by block` : undefined;
     case 'truncate':
@@ -271,10 +392,14 @@ export function whyDestructive(argv: readonly string[], check: ChangeCheck): str
       const written = args.flatMap((a, i) => (['-fprint', '-fprint0', '-fprintf', '-fls'].includes(a) && args[i + 1] !== undefined ? [args[i + 1]!] : []));
       return objection(written, 'into');
     }
-    default:
+    default: {
       if (name.startsWith('mkfs.')) return `${name} formats a file system`;
+      const interpreter = /^python[\d.]*$/.test(name) ? 'python' : name;
+      const inline = INLINE_CODE[interpreter];
+      if (inline && args.some((a) => inline.test(a))) return `${shown} runs inline ${interpreter} code, whose effects cannot be seen`;
       // A shell reading its script from its input (\`… | bash\`, \`bash <<< …\`): nothing to see.
       if (SHELLS.has(name) && !args.some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a)) && operands.length === 0) return `${shown} runs a script from its input, which cannot be seen`;
       return undefined;
+    }
   }
 }

@@ -21,21 +21,32 @@ export class GitInspectError extends Error {}
 const TIMEOUT_MS = 5000;
 const MAX_OUTPUT = 4 * 1024 * 1024;
 
-/** `git args` in `cwd`, guarded, bounded in time and output; rejects with GitInspectError when either runs out. */
-export function runGit(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, input?: string): Promise<GitRun> {
+/**
+ * `git args` in `cwd`, guarded, bounded in time and output; rejects with GitInspectError
+ * when either runs out. `keep`: only the NUL-separated records it accepts are kept (and
+ * count towards the bound), for listings of a whole index.
+ */
+export function runGit(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, input?: string, keep?: (record: string) => boolean): Promise<GitRun> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, { cwd, env: { ...withGitGuard(env), GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' }, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'] });
     const chunks: Buffer[] = [];
     let size = 0;
+    let partial = '';
     const fail = (why: string): void => {
       child.kill('SIGKILL');
       reject(new GitInspectError(why));
     };
     const timer = setTimeout(() => fail(`git ${args[0]} took longer than ${TIMEOUT_MS / 1000} s`), TIMEOUT_MS);
     child.stdout!.on('data', (chunk: Buffer) => {
-      size += chunk.length;
+      let kept = chunk;
+      if (keep) {
+        const records = (partial + chunk.toString('utf8')).split('\0');
+        partial = records.pop()!;
+        kept = Buffer.from(records.filter(keep).map((r) => `${r}\0`).join(''));
+      }
+      size += kept.length;
       if (size > MAX_OUTPUT) fail(`git ${args[0]} listed more than ${MAX_OUTPUT / 1024 / 1024} MiB`);
-      else chunks.push(chunk);
+      else chunks.push(kept);
     });
     child.on('error', (error) => {
       clearTimeout(timer);
@@ -55,9 +66,10 @@ export function runGit(cwd: string, args: readonly string[], env: NodeJS.Process
 /**
  * Config keys that make a read-only git command start a program (or read another work
  * tree): external diff drivers and textconv for diff, log -p, show and blame; clean and
- * smudge filters for status and diff; signature programs for log; core.worktree.
+ * smudge filters for status and diff; signature programs for log; the alternate refs
+ * command for `log --alternate-refs`; core.worktree.
  */
-const RUNS_PROGRAMS = '^(diff\\.external|diff\\..+\\.(textconv|command)|filter\\..+\\.(clean|smudge|process)|gpg\\.program|gpg\\..+\\.program|core\\.worktree)$';
+const RUNS_PROGRAMS = '^(diff\\.external|diff\\..+\\.(textconv|command)|filter\\..+\\.(clean|smudge|process)|gpg\\.program|gpg\\..+\\.program|core\\.worktree|core\\.alternaterefscommand)$';
 /** git-lfs's own filter, as `git lfs install --local` writes it. */
 const LFS = new Map([
   ['filter.lfs.clean', 'git-lfs clean -- %f'],
@@ -101,38 +113,85 @@ function submoduleConfigs(gitDir: string): string[] {
   return found;
 }
 
+/** The git folders of submodules checked out in the work tree (gitlinks in the index), whether absorbed or not. */
+async function gitlinkDirs(repo: Repository, cwd: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const r = await runGit(cwd, ['ls-files', '--stage', '-z'], env, undefined, (record) => record.startsWith('160000 '));
+  const dirs: string[] = [];
+  for (const record of r.stdout.split('\0').filter(Boolean)) {
+    const at = path.join(repo.top, record.slice(record.indexOf('\t') + 1));
+    const dotgit = path.join(at, '.git');
+    try {
+      if (fs.statSync(dotgit).isDirectory()) dirs.push(dotgit);
+      else {
+        const named = /^gitdir: (.*)$/m.exec(fs.readFileSync(dotgit, 'utf8'))?.[1];
+        if (named) dirs.push(path.resolve(at, named.trim()));
+      }
+    } catch {
+      // not checked out: git has nothing to run there
+    }
+  }
+  return dirs;
+}
+
 export interface Repository {
   readonly top: string;
   readonly gitDir: string;
+  /** Where git looks for hooks (core.hooksPath honoured). */
+  readonly hooks: string;
 }
 
 /** The repository `cwd` is in, as git finds it; undefined when there is none (the command will fail the same way). */
 export async function findRepository(cwd: string, env: NodeJS.ProcessEnv): Promise<Repository | undefined> {
-  const r = await runGit(cwd, ['rev-parse', '--show-toplevel', '--absolute-git-dir'], env);
-  const [top, gitDir] = r.stdout.split('\n');
-  return r.code === 0 && top && gitDir ? { top, gitDir } : undefined;
+  const r = await runGit(cwd, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-path', 'hooks'], env);
+  const [top, gitDir, hooks] = r.stdout.split('\n');
+  return r.code === 0 && top && gitDir && hooks ? { top, gitDir, hooks: path.resolve(cwd, hooks) } : undefined;
 }
 
-/** Why the repository's own config could make git start a program, or undefined. */
+/** An index-writing hook a read-only command could set off (GIT_OPTIONAL_LOCKS=0 keeps status from writing; this is the second fence). */
+const hookIn = (dir: string): string | undefined => {
+  const hook = path.join(dir, 'post-index-change');
+  try {
+    fs.accessSync(hook, fs.constants.X_OK);
+    return hook;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Why the repository's own config (or a submodule's) could make git start a program, or undefined. */
 export async function configObjection(repo: Repository, cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const own = await runGit(cwd, ['config', '--show-scope', '-z', '--get-regexp', RUNS_PROGRAMS], env);
   const keys = programKeys(own.stdout, true);
-  for (const file of submoduleConfigs(repo.gitDir)) {
+  const hook = hookIn(repo.hooks);
+  if (hook) keys.push(`a post-index-change hook (${hook})`);
+  const submodules = [...submoduleConfigs(repo.gitDir), ...(await gitlinkDirs(repo, cwd, env)).map((dir) => path.join(dir, 'config'))];
+  for (const file of new Set(submodules)) {
     const sub = await runGit(cwd, ['config', '--file', file, '--includes', '-z', '--get-regexp', RUNS_PROGRAMS], env);
-    keys.push(...programKeys(sub.stdout, false).map((k) => `${k} (in the submodule config ${path.relative(repo.gitDir, file)})`));
+    const where = path.relative(repo.top, file).startsWith('..') ? file : path.relative(repo.top, file);
+    keys.push(...programKeys(sub.stdout, false).map((k) => `${k} (in the submodule config ${where})`));
+    const subHook = hookIn(path.join(path.dirname(file), 'hooks'));
+    if (subHook) keys.push(`a post-index-change hook (${subHook})`);
   }
   return keys.length > 0 ? `the repository's own git config sets ${[...new Set(keys)].join(', ')}, which can make git run a program or read another work tree` : undefined;
 }
 
-/** Remote URLs with a password or token in them: `git remote -v` would print it. */
+/** Credentials in what `git remote -v` would print (after insteadOf rewriting): a password or token in a URL, a token in its query. */
 export async function remoteCredentials(cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const r = await runGit(cwd, ['config', '-z', '--get-regexp', '^remote\\..*\\.(push)?url$'], env);
-  for (const entry of r.stdout.split('\0').filter(Boolean)) {
-    const [key = '', url = ''] = entry.split(/\n(.*)/s);
+  const r = await runGit(cwd, ['remote', '-v'], env);
+  for (const line of r.stdout.split('\n')) {
+    const url = line.split(/\s+/)[1] ?? '';
     const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^/@]*)@/i.exec(url)?.[1];
-    if (userinfo !== undefined && (userinfo.includes(':') || /^https?:/i.test(url))) return `${key} holds credentials, which git remote -v would print`;
+    const password = userinfo !== undefined && (userinfo.includes(':') || /^https?:/i.test(url));
+    const query = /[?&#][^=&\s]*(token|key|secret|pass|auth|sig)[^=&\s]*=/i.test(url);
+    if (password || query) return `the remote ${line.split(/\s+/)[0]} has credentials in its URL, which git remote -v would print`;
   }
   return undefined;
+}
+
+/** A config value, as git reads it from every scope; undefined when unset. */
+export async function configValue(cwd: string, key: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const r = await runGit(cwd, ['config', '--get', key], env);
+  return r.code === 0 ? r.stdout.trim() : undefined;
 }
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag' | 'missing';

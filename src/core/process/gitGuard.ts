@@ -1,7 +1,9 @@
 // Git settings every git Peon runs (a command's, and the gate's own look into a
 // repository) starts with, whatever the repository's own config says: no implicit bare
 // repositories (a folder in the workspace laid out like one could carry a config that
-// runs commands) and no fsmonitor hook. Command-line scope beats every config file.
+// runs commands), no fsmonitor hook, and no optional index refresh (GIT_OPTIONAL_LOCKS=0),
+// which would run a post-index-change hook on `git status`. Command-line scope beats
+// every config file.
 const GIT_GUARD: readonly (readonly [string, string])[] = [
   ['safe.bareRepository', 'explicit'],
   ['core.fsmonitor', 'false'],
@@ -9,7 +11,7 @@ const GIT_GUARD: readonly (readonly [string, string])[] = [
 
 export function withGitGuard(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const count = Number(env.GIT_CONFIG_COUNT ?? 0) || 0;
-  const guarded: NodeJS.ProcessEnv = { ...env, GIT_CONFIG_COUNT: String(count + GIT_GUARD.length) };
+  const guarded: NodeJS.ProcessEnv = { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_CONFIG_COUNT: String(count + GIT_GUARD.length) };
   GIT_GUARD.forEach(([key, value], i) => {
     guarded[`GIT_CONFIG_KEY_${count + i}`] = key;
     guarded[`GIT_CONFIG_VALUE_${count + i}`] = value;

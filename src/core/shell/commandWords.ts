@@ -21,7 +21,8 @@ const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   builtin: { option: NONE },
   exec: { option: /^-[cl]+$|^-a$/, takesValue: new Set(['-a']) },
   nohup: { option: NONE },
-  sudo: { option: /^-[AbEeHiKkLlnPSsVv]+$|^-[ughpCDrtUT].+$|^--(user|group|host|prompt|close-from|chdir|role|type|other-user)=|^-[ughpCDrtUT]$|^--(user|group|host|prompt|close-from|chdir|role|type|other-user)$|^--(preserve-env|login|shell|non-interactive|stdin|background|edit|list|reset-timestamp|remove-timestamp|validate|set-home)$/, takesValue: new Set(['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U', '-T', '--user', '--group', '--host', '--prompt', '--close-from', '--chdir', '--role', '--type', '--other-user']) },
+  // Not -D/--chdir: the command would run in another folder, so its relative paths could not be checked.
+  sudo: { option: /^-[AbEeHiKkLlnPSsVv]+$|^-[ughpCrtUT].+$|^--(user|group|host|prompt|close-from|role|type|other-user)=|^-[ughpCrtUT]$|^--(user|group|host|prompt|close-from|role|type|other-user)$|^--(preserve-env|login|shell|non-interactive|stdin|background|edit|list|reset-timestamp|remove-timestamp|validate|set-home)$/, takesValue: new Set(['-u', '-g', '-h', '-p', '-C', '-r', '-t', '-U', '-T', '--user', '--group', '--host', '--prompt', '--close-from', '--role', '--type', '--other-user']) },
   doas: { option: /^-[ns]+$|^-[uC]$|^-[uC].+$/, takesValue: new Set(['-u', '-C']) },
   time: { option: /^-[pv]+$|^-[fo]$|^--(portability|verbose)$/, takesValue: new Set(['-f', '-o']) },
   nice: { option: /^-n$|^-n-?\d+$|^-\d+$|^--adjustment(=-?\d+)?$/, takesValue: new Set(['-n', '--adjustment']) },

@@ -56,6 +56,12 @@ export function readingIssues(command: string, root: Node): string[] {
       unread = true;
       break;
     }
+    // An anonymous token holds exactly its own symbol; one that holds more (`-p$` read as `$`) hides text.
+    if (!token.isNamed && token.text !== token.type) {
+      issues.push(`has ${JSON.stringify(token.text)}, which the parser reads as ${JSON.stringify(token.type)}`);
+      unread = true;
+      break;
+    }
     if (token.type === 'comment') {
       const startsWord = token.startIndex === 0 || gap.length > 0 || (previous !== undefined && !previous.isNamed && WORD_START_AFTER.has(previous.type));
       if (!startsWord) {

@@ -40,8 +40,34 @@ const RENAMES = new Set(['hash', 'alias', 'enable', 'shopt', 'unalias', 'set']);
 const HARMLESS_REDIRECT = /^(\d?>&\d|\d?>&-|&?\d?>>?\s*\/dev\/null)$/;
 
 const GLOB = /[*?[]/;
-/** `{a,b}` and `{1..9}`: bash expands them into several words; tree-sitter keeps one. */
-const BRACES = /\{[^{}]*(,|\.\.)[^{}]*\}/;
+/** `{a,b}`, `{1..9}`, `{a,{b}}`: bash expands them into several words; tree-sitter keeps one. Tested on the unquoted text. */
+const BRACES = /\{.*(,|\.\.).*\}/s;
+
+/**
+ * `text` with every quoted or escaped character replaced by `_`, as bash reads quotes: a
+ * backslash escapes outside quotes and (some characters) inside double quotes, but is
+ * literal inside single quotes.
+ */
+export function unquotedText(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; ) {
+    const c = text[i]!;
+    let end = i + 1;
+    if (c === '\\') end = i + 2;
+    else if (c === "'") end = text.indexOf("'", i + 1) + 1 || text.length;
+    else if (c === '"') {
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      end = Math.min(end + 1, text.length);
+    } else {
+      out += c;
+      i++;
+      continue;
+    }
+    out += '_'.repeat(Math.min(end, text.length) - i);
+    i = end;
+  }
+  return out;
+}
 
 function unescapeWord(text: string): string {
   return text.replace(/\\(.)/gs, '$1');
@@ -78,18 +104,25 @@ function literal(node: Node, nested: ShellSegment[], issues: string[]): string |
     case 'raw_string':
       return node.text.slice(1, -1);
     case 'string': {
-      const parts = node.namedChildren.filter((c): c is Node => c !== null);
-      let value = '';
-      for (const part of parts) {
-        if (part.type === 'string_content') value += part.text.replace(/\\([$`"\\\n])/g, '$1');
-        else {
+      // A `$` the grammar keeps as a token of its own (`"$"`, `-p$""`) is a piece of text it may drop.
+      if (node.children.some((c, i) => c !== null && !c.isNamed && !(c.type === '"' && (i === 0 || i === node.childCount - 1)))) {
+        issues.push(`has ${node.text}, which the parser reads in pieces`);
+        return undefined;
+      }
+      for (const part of node.namedChildren) {
+        if (part && part.type !== 'string_content') {
           literal(part, nested, issues);
           return undefined;
         }
       }
-      return value;
+      // The value from the text itself: a string of blanks alone has no content node.
+      return node.text.slice(1, -1).replace(/\\([$`"\\\n])/g, '$1');
     }
     case 'concatenation': {
+      if (node.children.some((c) => c !== null && !c.isNamed)) {
+        issues.push(`has ${node.text}, which the parser reads in pieces`);
+        return undefined;
+      }
       let value = '';
       for (const part of node.namedChildren) {
         if (!part) continue;
@@ -144,8 +177,7 @@ function commandSegment(node: Node, nested: ShellSegment[]): ShellSegment {
       continue;
     } else {
       // Brace expansion, wherever the grammar split the word: checked on its unquoted text.
-      const unquoted = child.text.replace(/\\./gs, '').replace(/'[^']*'|"(?:\\.|[^"\\])*"/g, '');
-      if (BRACES.test(unquoted)) issues.push(`expands the braces ${child.text}`);
+      if (BRACES.test(unquotedText(child.text))) issues.push(`expands the braces ${child.text}`);
       const value = literal(child, nested, issues);
       if (value === undefined) words.argv = undefined;
       else words.argv?.push(value);

@@ -79,6 +79,17 @@ describe('F11: destructive commands ask under bash: allow', () => {
     'git config --global alias.x "!sh"',
     'crontab a.txt',
     'echo x > $HOME/.profile',
+    // Found while closing F11: a folder the gate cannot see, and links made by the line itself.
+    'cd $HOME && rm -rf .ssh',
+    'cd && rm -rf .ssh',
+    'cd -P ~ && rm -rf .ssh',
+    'pushd ~ && rm -rf .ssh',
+    'cd sub; cd -; rm -rf a.txt',
+    'sudo -D ~ rm -rf .ssh',
+    'ln -s ~ h; rm -rf h/',
+    'ln -s ~/.bashrc b; echo pwned > b',
+    'ln ~/.bashrc hard; echo pwned > hard',
+    'mkdir d && cp -r ~/.ssh d/ && rm -rf d/.ssh/',
   ])('%j asks, and nothing changes', (command) => {
     const b = box();
     const before = b.snapshot();
@@ -88,9 +99,18 @@ describe('F11: destructive commands ask under bash: allow', () => {
     expect(b.snapshot()).toBe(before);
   });
 
-  test.each(['rm -rf sub', 'mv a.txt c.txt', 'cp a.txt sub/', 'sed -i s/b/c/ sub/b.txt', 'echo x > out.txt', 'tar -cf x.tar a.txt && tar -xf x.tar -C sub', 'ln -s a.txt link', 'cat a.txt | tee copy.txt', 'echo x > /dev/null', 'git config --get user.name || true'])('inside the workspace, %j runs as the rule says', (command) => {
+  test.each(['rm -rf sub', 'mv a.txt c.txt', 'cp a.txt sub/', 'sed -i s/b/c/ sub/b.txt', 'echo x > out.txt', 'tar -cf x.tar a.txt', 'echo $(date) > out.txt', 'ln -s a.txt link', 'cat a.txt | tee copy.txt', 'echo x > /dev/null', 'git config --get user.name || true'])('inside the workspace, %j runs as the rule says', (command) => {
     const b = box();
     expect(run(b, command), command).toMatchObject({ ok: true, permission: { decision: 'allow' } });
+  });
+
+  test('a file with another hard link (outside, perhaps) is not written through without asking', () => {
+    const b = box();
+    fs.linkSync(path.join(b.home, '.bashrc'), path.join(b.ws, 'linked'));
+    const outcome = run(b, 'echo pwned > linked');
+    expect(outcome).toMatchObject({ ok: false, permission: { decision: 'ask' } });
+    expect(outcome.permission!.reasons.join()).toContain('2 hard links');
+    expect(fs.readFileSync(path.join(b.home, '.bashrc'), 'utf8')).toBe('export X=1\n');
   });
 
   test('the harness is live: the same rm, approved, deletes ~/.ssh', () => {

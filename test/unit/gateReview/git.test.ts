@@ -57,7 +57,7 @@ describe('F4: whitelisted git commands and the programs a repository config name
   test('a submodule config with a textconv asks too (git diff runs in submodules)', () => {
     const { home, ws } = repo({ 'a.txt': 'x\n' });
     writeFiles(path.join(ws, '.git/modules/lib'), { config: '[diff "x"]\n\ttextconv = sh -c true\n' });
-    expectAsked(bash(ws, home, 'git status'), 'in the submodule config modules/lib/config');
+    expectAsked(bash(ws, home, 'git status'), 'in the submodule config .git/modules/lib/config');
   });
 
   test("git-lfs's own filter, as `git lfs install --local` writes it, does not ask", () => {
@@ -119,7 +119,7 @@ describe('F5: git output that holds secret-like or outside files', () => {
     const { home, ws } = repo({ 'a.txt': 'x\n' });
     git(ws, 'remote', 'add', 'origin', 'https://ghp_FAKE@github.example/x/y.git');
     const outcome = bash(ws, home, 'git remote -v');
-    expectAsked(outcome, 'remote.origin.url holds credentials');
+    expectAsked(outcome, 'the remote origin has credentials in its URL');
     expect(JSON.stringify(outcome)).not.toContain('ghp_FAKE');
     git(ws, 'remote', 'set-url', 'origin', 'git@github.example:x/y.git');
     expect(bash(ws, home, 'git remote -v')).toMatchObject({ ok: true, permission: { decision: 'allow' } });

@@ -24,7 +24,7 @@ function gate(rules: { user?: Record<string, unknown>; workspace?: Record<string
 }
 
 describe('semi-judge, the bash default', () => {
-  test.each(['ls', 'ls -la src', 'pwd', 'git status', 'git diff', 'git log --oneline -5', 'cat README.md', 'git branch -a', 'node --version', 'ls > /dev/null 2>&1', '(cd src; ls)'])('the bare read-only command %j runs', async (command) => {
+  test.each(['ls', 'ls -la src', 'pwd', 'git status', 'git log --oneline -5', 'cat README.md', 'git branch -a', 'node --version', 'ls > /dev/null 2>&1', '(cd src; ls)'])('the bare read-only command %j runs', async (command) => {
     expect(await gate()(command)).toMatchObject({ decision: 'allow', source: 'default for bash: semi-judge', reasons: [] });
   });
 
@@ -339,4 +339,31 @@ test('a session grant holds in the folder it was given in, and never for a line 
   expect(await at('npm test', 'pkg')).toMatchObject({ decision: 'allow', source: 'allowed for this session: npm test (in pkg)' });
   expect((await at('npm test', '.')).decision).toBe('ask');
   expect(await at('cd pkg && npm test', '.')).toMatchObject({ decision: 'ask', sessionGrants: [] });
+});
+
+// Where the grammar and bash read a line differently (shell/readingCheck.ts): fast, in-process
+// companions of the differential test, one per class it knows.
+describe('lines the parser cannot vouch for', () => {
+  test.each([
+    ['a NUL byte', 'cat README.md\u0000; touch x', 'control character U+0000'],
+    ['a bell', 'ls\u0007', 'control character U+0007'],
+    ['DEL', 'ls \u007f', 'control character U+007F'],
+    ['a NEL the parser drops between words', 'head \u0085-n 1 README.md', 'between words, which bash does not read as a blank'],
+    ['an ideographic space the parser drops', 'wc \u3000-l README.md', 'which bash does not read as a blank'],
+    ['an escaped space at a word start', 'cat \\ README.md', 'which bash does not read as a blank'],
+    ['an escaped newline', 'ls \\\n-la', 'spans several lines'],
+    ['a comment glued to a word', 'echo a\\ #; touch x', ''],
+    ['a substitution glued to the command name', 'ca`true`t README.md', 'splits into two words'],
+    ['a named descriptor', 'ls {out}>&2', 'assigns a file descriptor number to the variable out'],
+    ['a tilde after = in an argument', 'cat x=~/.ssh/id_rsa', 'expands the tilde'],
+  ])('%s asks', async (_, command, why) => {
+    const decision = await gate()(command);
+    expect(decision.decision, JSON.stringify(decision.reasons)).toBe('ask');
+    expect(decision.reasons.join('\n')).toContain(why);
+  });
+
+  // A Unicode space the parser keeps inside the word is read as bash reads it: one word.
+  test.each(['ls # a comment', 'ls;# a comment', 'echo "a # b"', "echo 'x\ty'", 'ls\t-la', 'echo é日本 😀', 'echo a\\ b', 'ls \u0085-la'])('%j still runs', async (command) => {
+    expect((await gate()(command)).decision).toBe('allow');
+  });
 });
