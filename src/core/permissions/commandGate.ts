@@ -4,6 +4,7 @@
 // and, when it is on, the judge model.
 import fs from 'node:fs';
 import path from 'node:path';
+import { RUNNERS, unwrap } from '../shell/commandWords';
 import { analyzeCommand, RUNS_OTHERS } from '../shell/segments';
 import { commandForms, isVersionQuery, whyNotWhitelisted } from './commandJudge';
 import { commandPaths, lineFolders, type CommandPaths } from './commandPaths';
@@ -50,7 +51,9 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
     const name = segment.name === undefined ? undefined : path.basename(segment.argv?.[0] ?? segment.name);
     const unseen = expanded && name !== undefined && (DESTRUCTIVE_NAMES.has(name) || RUNS_OTHERS.has(name)) ? `what ${name} would do cannot be seen (its words are not literal)` : undefined;
     const { change } = commandPaths(input, folders, i);
-    const why = unseen ?? (segment.argv ? whyDestructive(segment.argv, change) : undefined) ?? redirectObjection(segment.writes, change);
+    // A runner (`flock`, `taskset`, `unshare`, …) runs the command in its words where Peon cannot follow it.
+    const runner = segment.argv && RUNNERS.has(unwrap(segment.argv)?.[0] ?? '') ? `${unwrap(segment.argv)![0]} runs a command that Peon cannot take apart, so what it does cannot be seen` : undefined;
+    const why = unseen ?? runner ?? (segment.argv ? whyDestructive(segment.argv, change) : undefined) ?? redirectObjection(segment.writes, change);
     if (why) always.push(`\`${segment.text}\`: ${why} (destructive commands always ask)`);
     // With deny rules in force, a command that runs others or cannot be read might be one of them.
     else if (segment.issues.length > 0 && denyRules.length > 0) always.push(`\`${segment.text}\` cannot be checked against the deny rules: ${segment.issues.join('; ')}`);

@@ -14,6 +14,58 @@ import { TOOLCHAIN_FILES, type PathCheck } from './commandJudge';
 import type { ChangeCheck } from './destructive';
 import type { GateInput } from './gate';
 
+/** Paths whose meaning depends on the process that opens them (`/proc/self/cwd`, `/dev/fd/3`): the gate's process is not the command's. */
+const PROCESS_RELATIVE = /^\/(proc|dev\/fd)(\/|$)/;
+
+/** A path that leads through /proc or /dev/fd, where the gate cannot resolve it as the command will. */
+export class ProcessRelativePath extends Error {}
+
+const MAX_LINKS = 40;
+
+/**
+ * `absolute` with every symbolic link followed, component by component, as the kernel
+ * does: each `..` applies to the real folder reached so far. A part that does not exist
+ * is taken as written. Throws ProcessRelativePath for a path into /proc or /dev/fd.
+ */
+function followLinks(absolute: string, links = 0): string {
+  let at = '/';
+  for (const part of absolute.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      at = path.dirname(at);
+      continue;
+    }
+    const next = path.join(at, part);
+    if (PROCESS_RELATIVE.test(next)) throw new ProcessRelativePath(next);
+    let target: string | undefined;
+    try {
+      if (fs.lstatSync(next).isSymbolicLink()) target = fs.readlinkSync(next);
+    } catch {
+      // missing: taken as written
+    }
+    if (target !== undefined && links >= MAX_LINKS) throw new ProcessRelativePath(`${next} (a loop of links)`);
+    at = target === undefined ? next : followLinks(path.resolve(at, target), links + 1);
+  }
+  return at;
+}
+
+/**
+ * Where `arg`, taken from `cwd`, leads as the kernel resolves it, up to its last part:
+ * links on the way are followed before a later `..` applies. The last part is left as
+ * named (the caller decides whether it follows a link there), unless the word ends in
+ * `/`; where it is a link, it must not lead into /proc either.
+ */
+export function physicalPath(cwd: string, arg: string): string {
+  const absolute = path.isAbsolute(arg) ? arg : `${cwd}/${arg}`;
+  const parts = absolute.split('/').filter((p) => p !== '' && p !== '.');
+  const last = parts.at(-1);
+  if (arg.endsWith('/') || last === undefined || last === '..') return followLinks(absolute);
+  const at = path.join(followLinks(`/${parts.slice(0, -1).join('/')}`), last);
+  if (PROCESS_RELATIVE.test(at)) throw new ProcessRelativePath(at);
+  followLinks(at); // only for what it throws: a link from here into /proc
+  return at;
+}
+
 const real = (p: string): string => {
   try {
     return fs.realpathSync.native(p);
@@ -21,25 +73,6 @@ const real = (p: string): string => {
     return p;
   }
 };
-
-/**
- * Where `arg`, taken from `cwd`, leads as the kernel resolves it, up to its last part:
- * a symbolic link on the way is followed before a later `..` applies. The last part is
- * left as named (the caller decides whether it follows a link there), unless the word
- * ends in `/`. A part that does not exist is taken as written.
- */
-export function physicalPath(cwd: string, arg: string): string {
-  const parts = arg.split('/');
-  const followLast = arg.endsWith('/');
-  while (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
-  let at = path.isAbsolute(arg) ? '/' : real(cwd);
-  parts.forEach((part, i) => {
-    if (part === '' || part === '.') return;
-    if (part === '..') at = path.dirname(at);
-    else at = i < parts.length - 1 || followLast ? real(path.join(at, part)) : path.join(at, part);
-  });
-  return at;
-}
 
 export interface LineFolders {
   /** Every folder the line may run a command in: where it starts, and wherever it `cd`s or `pushd`es. */
@@ -51,7 +84,7 @@ export interface LineFolders {
 }
 
 const GIT_WRITES_TREE = new Set(['checkout', 'switch', 'restore', 'reset', 'clone', 'pull', 'merge', 'rebase', 'cherry-pick', 'revert', 'stash', 'worktree', 'apply', 'am', 'read-tree', 'checkout-index', 'submodule']);
-const CREATES = new Set(['ln', 'cp', 'mv', 'install', 'tar', 'bsdtar', 'unzip', '7z', 'cpio', 'rsync', 'patch', 'ar']);
+const CREATES = new Set(['ln', 'link', 'cp', 'mv', 'install', 'tar', 'bsdtar', 'unzip', '7z', 'cpio', 'rsync', 'patch', 'ar', 'rename', 'mkfifo', 'mknod', 'zip']);
 
 /** The folders `segments` may run in, starting from `start`, and whether they can all be seen. */
 export function lineFolders(segments: readonly ShellSegment[], start: string, env: NodeJS.ProcessEnv): LineFolders {
@@ -96,15 +129,17 @@ export function commandPaths(input: GateInput, folders: LineFolders, self?: numb
     for (const cwd of cwds) {
       let p: ResolvedPath;
       try {
+        const named = path.resolve(cwd, arg);
+        if (how === 'into' && (DEVICES.has(named) || /^\/dev\/fd\/\d+$/.test(named))) continue;
         const at = physicalPath(cwd, arg);
-        if (how === 'into' && (DEVICES.has(at) || /^\/dev\/fd\/\d+$/.test(at))) continue;
         if (how !== 'read') {
           const stat = fs.lstatSync(at, { throwIfNoEntry: false });
           if (!stat && othersCreate) return `${arg}, which does not exist yet: another command of the line may create it as a link to anywhere`;
           if (how === 'into' && stat?.isFile() && stat.nlink > 1) return `${arg}, which has ${stat.nlink} hard links, and another may be outside the workspace`;
         }
         p = how === 'entry' && !arg.endsWith('/') && input.resolveLink ? input.resolveLink(at) : input.resolve(at);
-      } catch {
+      } catch (error) {
+        if (error instanceof ProcessRelativePath) return `${arg}, which leads through ${error.message}: what that means depends on the process that opens it`;
         return `${arg} is not a path Peon can check`;
       }
       const why = judge(p);

@@ -19,7 +19,7 @@ export type ChangeCheck = (target: string, how: 'entry' | 'into') => string | un
 export const DESTRUCTIVE_NAMES = new Set([
   'rm', 'rmdir', 'unlink', 'mv', 'cp', 'install', 'ln', 'tee', 'sed', 'perl', 'rsync', 'tar', 'unzip', 'git', 'dd', 'shred', 'mkfs', 'wipefs',
   'chmod', 'chown', 'chgrp', 'find', 'truncate', 'sort', 'uniq', 'curl', 'wget', 'crontab', 'gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'lzma',
-  'shutdown', 'reboot', 'halt', 'poweroff', 'patch', 'split', 'csplit', 'awk', 'gawk', 'mawk', 'nawk', 'python', 'python3', 'node', 'deno', 'bun', 'ruby', 'php', 'lua', 'Rscript',
+  'shutdown', 'reboot', 'halt', 'poweroff', 'patch', 'link', 'rename', 'zip', '7z', 'ed', 'ex', 'vi', 'vim', 'nvim', 'emacs', 'nano', 'split', 'csplit', 'awk', 'gawk', 'mawk', 'nawk', 'python', 'python3', 'node', 'deno', 'bun', 'ruby', 'php', 'lua', 'Rscript',
 ]);
 
 /** rsync's long options whose value may be the next word. */
@@ -353,6 +353,24 @@ export function whyDestructive(argv: readonly string[], check: ChangeCheck): str
       return args.length === 1 && args[0] === '-l' ? undefined : `${shown} replaces or removes your crontab, which runs commands on a schedule`;
     case 'git':
       return whyGitDestructive(args, shown, objection);
+    case 'link':
+      return objection(operands.slice(1, 2), 'into');
+    case 'rename':
+      return objection(operands, 'entry', 'renames');
+    case 'zip': {
+      const moves = hasShort(options, 'm') || options.some((o) => isLong(o, 'move', 3));
+      return objection(operands.slice(0, 1), 'into') ?? (moves ? objection(operands.slice(1), 'entry', 'deletes') : undefined);
+    }
+    case '7z':
+      return objection(operands.slice(1, 2), 'into') ?? (options.includes('-sdel') ? objection(operands.slice(2), 'entry', 'deletes') : undefined) ?? objection(options.filter((o) => o.startsWith('-o')).map((o) => o.slice(2)), 'into');
+    case 'ed':
+    case 'ex':
+    case 'vi':
+    case 'vim':
+    case 'nvim':
+    case 'emacs':
+    case 'nano':
+      return `${shown}: an editor writes whatever file its commands name, which cannot be seen`;
     case 'patch':
       return `${shown} writes the files its patch names, which cannot be seen`;
     case 'split':

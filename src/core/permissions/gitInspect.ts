@@ -113,24 +113,31 @@ function submoduleConfigs(gitDir: string): string[] {
   return found;
 }
 
-/** The git folders of submodules checked out in the work tree (gitlinks in the index), whether absorbed or not. */
-async function gitlinkDirs(repo: Repository, cwd: string, env: NodeJS.ProcessEnv): Promise<string[]> {
-  const r = await runGit(cwd, ['ls-files', '--stage', '-z'], env, undefined, (record) => record.startsWith('160000 '));
-  const dirs: string[] = [];
+/**
+ * The git folders of submodules checked out in the work tree (gitlinks in the index),
+ * absorbed or not, and theirs in turn: git status and diff run in every one of them.
+ */
+async function gitlinkDirs(top: string, env: NodeJS.ProcessEnv, found: string[] = [], depth = 0): Promise<string[]> {
+  if (depth > 4 || found.length >= 64) return found;
+  const r = await runGit(top, ['ls-files', '--stage', '-z'], env, undefined, (record) => record.startsWith('160000 '));
   for (const record of r.stdout.split('\0').filter(Boolean)) {
-    const at = path.join(repo.top, record.slice(record.indexOf('\t') + 1));
+    const at = path.join(top, record.slice(record.indexOf('\t') + 1));
     const dotgit = path.join(at, '.git');
+    let dir: string | undefined;
     try {
-      if (fs.statSync(dotgit).isDirectory()) dirs.push(dotgit);
+      if (fs.statSync(dotgit).isDirectory()) dir = dotgit;
       else {
         const named = /^gitdir: (.*)$/m.exec(fs.readFileSync(dotgit, 'utf8'))?.[1];
-        if (named) dirs.push(path.resolve(at, named.trim()));
+        if (named) dir = path.resolve(at, named.trim());
       }
     } catch {
       // not checked out: git has nothing to run there
     }
+    if (dir === undefined || found.includes(dir)) continue;
+    found.push(dir);
+    await gitlinkDirs(at, env, found, depth + 1);
   }
-  return dirs;
+  return found;
 }
 
 export interface Repository {
@@ -164,7 +171,7 @@ export async function configObjection(repo: Repository, cwd: string, env: NodeJS
   const keys = programKeys(own.stdout, true);
   const hook = hookIn(repo.hooks);
   if (hook) keys.push(`a post-index-change hook (${hook})`);
-  const submodules = [...submoduleConfigs(repo.gitDir), ...(await gitlinkDirs(repo, cwd, env)).map((dir) => path.join(dir, 'config'))];
+  const submodules = [...submoduleConfigs(repo.gitDir), ...(await gitlinkDirs(repo.top, env)).map((dir) => path.join(dir, 'config'))];
   for (const file of new Set(submodules)) {
     const sub = await runGit(cwd, ['config', '--file', file, '--includes', '-z', '--get-regexp', RUNS_PROGRAMS], env);
     const where = path.relative(repo.top, file).startsWith('..') ? file : path.relative(repo.top, file);
@@ -196,12 +203,12 @@ export async function configValue(cwd: string, key: string, env: NodeJS.ProcessE
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag' | 'missing';
 
-/** What each revision expression names, peeled through tags (`v1^{}`), asked of git in one call. */
-export async function objectTypes(cwd: string, revs: readonly string[], env: NodeJS.ProcessEnv): Promise<ObjectType[]> {
+/** What each revision expression names, peeled through tags (`v1^{}`) unless it is a `rev:path`, asked of git in one call. */
+export async function objectTypes(cwd: string, revs: readonly string[], env: NodeJS.ProcessEnv, peel = true): Promise<ObjectType[]> {
   if (revs.length === 0) return [];
   // One expression a line: a revision with a newline in it names nothing.
   if (revs.some((r) => /[\n\0]/.test(r))) return revs.map(() => 'missing');
-  const r = await runGit(cwd, ['cat-file', '--batch-check=%(objecttype)'], env, revs.map((rev) => `${rev}^{}\n`).join(''));
+  const r = await runGit(cwd, ['cat-file', '--batch-check=%(objecttype)'], env, revs.map((rev) => `${rev}${peel ? '^{}' : ''}\n`).join(''));
   const lines = r.stdout.split('\n');
   return revs.map((_, i) => {
     const line = lines[i] ?? '';

@@ -32,14 +32,14 @@ const SHAPE = new RegExp(
       '--abbrev(=\\d+)?', '--abbrev-commit', '--no-abbrev(-commit)?', '--decorate(=.*)?', '--no-decorate', '--source', '--graph', '--color(=.*)?', '--no-color', '--color-moved(=.*)?',
       '--no-color-moved(-ws)?', '--color-moved-ws=.*', '--word-diff(=.*)?', '--color-words(=.*)?', '--word-diff-regex=.*', '-w', '-b', '--ignore-(all-space|space-change|space-at-eol|cr-at-eol|blank-lines)',
       '--minimal', '--patience', '--histogram', '--anchored=.*', '--diff-algorithm=.*', '--(no-)?indent-heuristic', '--date=.*', '--relative-date', '--reverse', '--topo-order',
-      '--date-order', '--author-date-order', '--no-renames', '-M\\d*%?', '--find-renames(=.*)?', '-C\\d*%?', '--find-copies(=.*)?', '--find-copies-harder', '-B[\\d/%]*',
+      '--date-order', '--author-date-order', '--no-renames', '-M\\d*%?', '--find-renames(=.*)?', '-B[\\d/%]*',
       '--break-rewrites(=.*)?', '-D', '--irreversible-delete', '-l\\d+', '--full-index', '--binary', '--text', '-a', '--no-prefix', '--default-prefix', '--(src|dst|line)-prefix=.*',
       '--no-ext-diff', '--no-textconv', '--ita-(in)?visible-in-index', '-W', '--function-context', '--inter-hunk-context=\\d+', '--exit-code', '--quiet', '--check', '--parents',
       '--children', '--left-right', '--cherry-mark', '--show-linear-break(=.*)?', '--(no-)?expand-tabs(=\\d+)?', '--encoding=.*', '--show-signature', '--no-notes',
       '--(no-)?(use-)?mailmap', '--log-size', '--full-history', '--simplify-(merges|by-decoration)', '--sparse', '--dense', '--ancestry-path(=.*)?', '--no-walk(=.*)?',
       '--first-parent', '--(no-)?merges', '--(min|max)-parents=\\d+', '--no-(min|max)-parents', '-n\\d+', '-\\d+', '--max-count=\\d+', '--skip=\\d+',
       '--(since|after|until|before|since-as-filter)=.*', '--(author|committer|grep|grep-reflog)=.*', '--all-match', '--invert-grep', '-i', '--regexp-ignore-case',
-      '--basic-regexp', '-E', '--extended-regexp', '-F', '--fixed-strings', '-P', '--perl-regexp', '--(left|right)-only', '--cherry(-pick)?', '--not', '--stdin',
+      '--basic-regexp', '-E', '--extended-regexp', '-F', '--fixed-strings', '-P', '--perl-regexp', '--(left|right)-only', '--cherry(-pick)?', '--not',
       '--ignore-missing', '-R', '--(no-)?relative(=.*)?', '--diff-filter=.*', '-S.*', '-G.*', '--pickaxe-(all|regex)', '--find-object=.*', '-L.*', '--ignore-submodules(=.*)?',
       '--output-indicator-(new|old|context)=.*', '--(rotate|skip)-to=.*', '--ws-error-highlight=.*', '-m', '--cc', '-c', '--dd', '--remerge-diff', '--diff-merges=.*',
       '--no-diff-merges', '--combined-all-paths', '-t', '-r', '--root', '--no-commit-id', '--always', '--pickaxe-all',
@@ -151,13 +151,17 @@ async function contentObjection(parsed: Parsed, repo: Repository, cwd: string, c
   const unknown = parsed.flags.find((f) => !known(f));
   if (unknown) return `git ${parsed.sub} ${unknown} is an option Peon does not know, so what it would print cannot be checked`;
   if ((await configValue(cwd, 'diff.submodule', env)) === 'diff') return 'diff.submodule=diff makes git print the files of submodules, which Peon does not list';
+  // Copy detection shows the lines of a source the listing does not name (it did not change).
+  if (/^cop(y|ies)$/i.test((await configValue(cwd, 'diff.renames', env)) ?? '')) return 'diff.renames=copies makes git show lines of files a copy came from, which Peon does not list';
   const revs: string[] = [];
   const pathspecs = [...parsed.paths];
   let blobsByPath = 0;
   const candidates = [...parsed.words.map((w) => ({ w, value: false })), ...parsed.values.map((w) => ({ w, value: true }))];
   for (const { w, value } of candidates) {
     if (revPath(w, repo, cwd) !== undefined) {
-      blobsByPath++; // checked above, and all that is shown of it
+      // A blob by path was checked above, and is all that is shown of it; a tree shows every file in it.
+      if ((await objectTypes(cwd, [w], env, false))[0] !== 'blob') return `${w} names a folder of a commit (or nothing Peon can check), whose files git would print`;
+      blobsByPath++;
       continue;
     }
     const types = await objectTypes(cwd, rangeSides(w), env);

@@ -36,6 +36,12 @@ const WRAPPERS: Readonly<Record<string, Wrapper>> = {
 
 export const WRAPPER_NAMES: ReadonlySet<string> = new Set(Object.keys(WRAPPERS));
 
+/** Programs that run the command in their words in a way `unwrap` does not take apart: what they run is never seen. */
+export const RUNNERS: ReadonlySet<string> = new Set([
+  'su', 'runuser', 'watch', 'parallel', 'strace', 'ltrace', 'chroot', 'script', 'flock', 'unbuffer', 'coproc', 'taskset', 'chrt', 'setpriv', 'prlimit', 'unshare', 'nsenter',
+  'fakeroot', 'busybox', 'systemd-run', 'firejail', 'bwrap', 'proot', 'catchsegv', 'valgrind', 'gdb', 'perf', 'expect', 'dbus-launch', 'xvfb-run', 'pkexec', 'sg', 'newgrp',
+]);
+
 /**
  * `argv` without its wrappers, the command by its base name (`/bin/rm` is `rm`); or
  * undefined when a wrapper has a word it does not understand (`env -S '…'`).

@@ -5,6 +5,7 @@
 // between the grammar's tokens must be a blank bash agrees is one, and every comment
 // the grammar found must start where bash starts a word. Anything else asks.
 import type { Node } from '@vscode/tree-sitter-wasm';
+import { unquotedText } from './unquote';
 
 /** C0 controls (and DEL) other than TAB and the line breaks, which are judged elsewhere. */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
@@ -59,6 +60,12 @@ export function readingIssues(command: string, root: Node): string[] {
     // An anonymous token holds exactly its own symbol; one that holds more (`-p$` read as `$`) hides text.
     if (!token.isNamed && token.text !== token.type) {
       issues.push(`has ${JSON.stringify(token.text)}, which the parser reads as ${JSON.stringify(token.type)}`);
+      unread = true;
+      break;
+    }
+    // A word holds no blank bash would split on (`} {` read as one word).
+    if (token.type === 'word' && /[ \t]/.test(unquotedText(token.text))) {
+      issues.push(`has ${JSON.stringify(token.text)}, which the parser reads as one word and bash as several`);
       unread = true;
       break;
     }

@@ -7,8 +7,9 @@
 import os from 'node:os';
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { parseBash } from './bashParser';
-import { SHELLS, unwrap, WRAPPER_NAMES } from './commandWords';
+import { RUNNERS, SHELLS, unwrap, WRAPPER_NAMES } from './commandWords';
 import { readingIssues } from './readingCheck';
+import { unquotedText } from './unquote';
 
 export interface ShellSegment {
   /** The segment as written. */
@@ -32,7 +33,7 @@ export interface CommandAnalysis {
 }
 
 /** Commands that run other commands or code: what they run is not in their words. */
-export const RUNS_OTHERS: ReadonlySet<string> = new Set([...WRAPPER_NAMES, ...SHELLS, 'eval', 'source', '.', 'su', 'watch', 'parallel', 'strace', 'ltrace', 'chroot', 'script', 'flock', 'unbuffer', 'coproc']);
+export const RUNS_OTHERS: ReadonlySet<string> = new Set([...WRAPPER_NAMES, ...SHELLS, 'eval', 'source', '.', ...RUNNERS]);
 /** Builtins that change what a later name runs: `hash -p`, `alias`, `enable`, `shopt -s expand_aliases`. */
 const RENAMES = new Set(['hash', 'alias', 'enable', 'shopt', 'unalias', 'set']);
 
@@ -42,32 +43,6 @@ const HARMLESS_REDIRECT = /^(\d?>&\d|\d?>&-|&?\d?>>?\s*\/dev\/null)$/;
 const GLOB = /[*?[]/;
 /** `{a,b}`, `{1..9}`, `{a,{b}}`: bash expands them into several words; tree-sitter keeps one. Tested on the unquoted text. */
 const BRACES = /\{.*(,|\.\.).*\}/s;
-
-/**
- * `text` with every quoted or escaped character replaced by `_`, as bash reads quotes: a
- * backslash escapes outside quotes and (some characters) inside double quotes, but is
- * literal inside single quotes.
- */
-export function unquotedText(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; ) {
-    const c = text[i]!;
-    let end = i + 1;
-    if (c === '\\') end = i + 2;
-    else if (c === "'") end = text.indexOf("'", i + 1) + 1 || text.length;
-    else if (c === '"') {
-      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      end = Math.min(end + 1, text.length);
-    } else {
-      out += c;
-      i++;
-      continue;
-    }
-    out += '_'.repeat(Math.min(end, text.length) - i);
-    i = end;
-  }
-  return out;
-}
 
 function unescapeWord(text: string): string {
   return text.replace(/\\(.)/gs, '$1');
@@ -166,7 +141,7 @@ function commandSegment(node: Node, nested: ShellSegment[]): ShellSegment {
   const issues: string[] = [];
   const writes: (string | undefined)[] = [];
   const words: Words = { argv: [], issues };
-  for (const child of node.namedChildren) {
+  for (const child of node.children) {
     if (!child) continue;
     if (child.type === 'variable_assignment') {
       issues.push(`sets ${child.text} for the command`);
@@ -175,6 +150,10 @@ function commandSegment(node: Node, nested: ShellSegment[]): ShellSegment {
       redirectIssue(child, issues, nested, writes);
     } else if (child.type === 'comment') {
       continue;
+    } else if (!child.isNamed) {
+      // `==`, `=~`, a lone `$`: the grammar reads an operator where bash has a word.
+      issues.push(`has ${child.text}, which the parser reads as an operator, not a word`);
+      words.argv = undefined;
     } else {
       // Brace expansion, wherever the grammar split the word: checked on its unquoted text.
       if (BRACES.test(unquotedText(child.text))) issues.push(`expands the braces ${child.text}`);
