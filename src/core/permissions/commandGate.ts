@@ -123,6 +123,11 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
 async function whyListedAsks(argv: readonly string[], paths: CommandPaths, cwds: readonly string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const lookup = paths.lookup(argv[0]!);
   if (lookup) return lookup;
+  // bash's `cd` is logical (`x/..` is where x was named): every folder the line reaches must pass too.
+  for (const cwd of cwds) {
+    const why = paths.read(cwd);
+    if (why) return `it runs in ${why}`;
+  }
   if (isVersionQuery(argv)) return paths.toolchain();
   if (argv[0] !== 'git' || argv.length < 2) return undefined;
   for (const cwd of cwds.filter((c) => fs.statSync(c, { throwIfNoEntry: false })?.isDirectory())) {

@@ -41,12 +41,19 @@ const GIT_BRANCH_FLAGS = new Set(['-a', '-r', '-v', '-vv', '--list', '--all', '-
 const UNSAFE_LONG: Readonly<Record<string, readonly string[]>> = {
   '*': ['files0-from'],
   tail: ['follow', 'retry', 'pid'],
+  ls: ['recursive', 'dereference', 'dereference-command-line'],
+  du: ['all', 'dereference', 'dereference-args'],
   git: ['output', 'ext-diff', 'textconv', 'exec', 'upload-pack', 'receive-pack', 'open-files-in-pager', 'no-index'],
 };
-const UNSAFE_SHORT: Readonly<Record<string, RegExp>> = { tail: /^-[^-]*[fF]/, git: /^-O/ };
+/**
+ * Short options likewise. `ls -R` and `du -a` walk into folders a read would ask about
+ * (secret-like, ignored), and `-L` follows links out of the workspace.
+ */
+const UNSAFE_SHORT: Readonly<Record<string, RegExp>> = { tail: /^-[^-]*[fF]/, git: /^-O/, ls: /^-[^-]*[RL]/, du: /^-[^-]*[aLD]/ };
 
+// GNU getopt takes any unique prefix of a long option, one letter included: `--f` is `--files0-from` for wc.
 const unsafeOption = (name: string, arg: string): boolean =>
-  [...(UNSAFE_LONG['*'] ?? []), ...(UNSAFE_LONG[name] ?? [])].some((long) => isLong(arg, long, 2)) || (UNSAFE_SHORT[name]?.test(arg) ?? false);
+  [...(UNSAFE_LONG['*'] ?? []), ...(UNSAFE_LONG[name] ?? [])].some((long) => isLong(arg, long, 1)) || (UNSAFE_SHORT[name]?.test(arg) ?? false);
 
 /**
  * Why `argv` is not a bare read-only command semi-judge runs directly, or undefined

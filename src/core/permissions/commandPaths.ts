@@ -157,6 +157,7 @@ export function commandPaths(input: GateInput, folders: LineFolders, self?: numb
         if (p.secretReasons.length > 0) return `${arg}: ${p.secretReasons[0]}`;
         if (p.protectedReason) return `${arg} is protected: ${p.protectedReason}`;
         if (p.ignored) return `${arg} is ignored (.gitignore or .peonignore)`;
+        if (p.hardLinks > 1) return `${arg} has ${p.hardLinks} hard links, and another may be outside the workspace`;
         return undefined;
       }),
     change: (arg, how) =>

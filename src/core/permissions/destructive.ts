@@ -17,7 +17,7 @@ export type ChangeCheck = (target: string, how: 'entry' | 'into') => string | un
 
 /** Command names whose effect cannot be judged when their words are not literal (wrappers and shells: RUNS_OTHERS). */
 export const DESTRUCTIVE_NAMES = new Set([
-  'rm', 'rmdir', 'unlink', 'mv', 'cp', 'install', 'ln', 'tee', 'sed', 'perl', 'rsync', 'tar', 'unzip', 'git', 'dd', 'shred', 'mkfs', 'wipefs',
+  'rm', 'rmdir', 'unlink', 'mv', 'cp', 'install', 'ln', 'tee', 'sed', 'perl', 'rsync', 'tar', 'bsdtar', 'cpio', 'unzip', 'git', 'dd', 'shred', 'mkfs', 'wipefs',
   'chmod', 'chown', 'chgrp', 'find', 'truncate', 'sort', 'uniq', 'curl', 'wget', 'crontab', 'gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'lzma',
   'shutdown', 'reboot', 'halt', 'poweroff', 'patch', 'link', 'rename', 'zip', '7z', 'ed', 'ex', 'vi', 'vim', 'nvim', 'emacs', 'nano', 'split', 'csplit', 'awk', 'gawk', 'mawk', 'nawk', 'python', 'python3', 'node', 'deno', 'bun', 'ruby', 'php', 'lua', 'Rscript',
 ]);
@@ -314,12 +314,16 @@ export function whyDestructive(argv: readonly string[], check: ChangeCheck): str
       if (opts.some((o) => /^-[a-zA-Z]*[IF]/.test(o) || ['checkpoint-action', 'to-command', 'use-compress-program', 'info-script', 'new-volume-script', 'rmt-command', 'rsh-command'].some((l) => isLong(o, l, 4)))) {
         return `${shown} runs the program its options name`;
       }
-      if (mode('x', ['extract', 'get'])) return objection(valueOf('-C', '--directory').length > 0 ? valueOf('-C', '--directory') : ['.'], 'into');
+      if (mode('x', ['extract', 'get'])) return `${shown} extracts the files its archive names (.git/hooks, .vscode, anything), which cannot be seen`;
       if (mode('cruA', ['create', 'append', 'update', 'catenate', 'concatenate', 'delete'])) return objection(valueOf('-f', '--file'), 'into');
       return undefined;
     }
     case 'unzip':
-      return objection(split(args, 'dxP').valueOf('-d'), 'into');
+    case 'cpio':
+    case 'bsdtar':
+      // Listing and testing modes write nothing; extracting writes whatever the archive names.
+      if ((name === 'unzip' && args.some((a) => /^-[a-zA-Z]*[lvtZpc]/.test(a))) || (name === 'cpio' && !args.some((a) => /^-[a-zA-Z]*i/.test(a) || isLong(a, 'extract', 3)))) return undefined;
+      return `${shown} extracts the files its archive names (.git/hooks, .vscode, anything), which cannot be seen`;
     case 'curl': {
       const parsed = split(args, 'oKdHuXAeEmrTwxyz', ['output', 'output-dir']);
       const remoteName = hasShort(options, 'O') || options.some((o) => isLong(o, 'remote-name', 8));
@@ -327,7 +331,9 @@ export function whyDestructive(argv: readonly string[], check: ChangeCheck): str
     }
     case 'wget': {
       const parsed = split(args, 'OPaoieBtTwlQUYeDA', ['output-document', 'directory-prefix', 'output-file', 'append-output']);
-      return objection([...parsed.valueOf('-O', '--output-document'), ...parsed.valueOf('-P', '--directory-prefix'), ...parsed.valueOf('-o', '--output-file'), ...parsed.valueOf('-a', '--append-output')], 'into');
+      const saved = [...parsed.valueOf('-O', '--output-document'), ...parsed.valueOf('-P', '--directory-prefix')];
+      // Without -O or -P, wget saves into the folder it runs in.
+      return objection([...(saved.length > 0 ? saved : ['.']), ...parsed.valueOf('-o', '--output-file'), ...parsed.valueOf('-a', '--append-output')], 'into');
     }
     case 'sort':
     case 'shuf':
@@ -362,7 +368,8 @@ export function whyDestructive(argv: readonly string[], check: ChangeCheck): str
       return objection(operands.slice(0, 1), 'into') ?? (moves ? objection(operands.slice(1), 'entry', 'deletes') : undefined);
     }
     case '7z':
-      return objection(operands.slice(1, 2), 'into') ?? (options.includes('-sdel') ? objection(operands.slice(2), 'entry', 'deletes') : undefined) ?? objection(options.filter((o) => o.startsWith('-o')).map((o) => o.slice(2)), 'into');
+      if (operands[0] === 'x' || operands[0] === 'e') return `${shown} extracts the files its archive names (.git/hooks, .vscode, anything), which cannot be seen`;
+      return objection(operands.slice(1, 2), 'into') ?? (options.includes('-sdel') ? objection(operands.slice(2), 'entry', 'deletes') : undefined);
     case 'ed':
     case 'ex':
     case 'vi':

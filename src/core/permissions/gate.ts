@@ -107,6 +107,7 @@ function pathReasons(assessment: Assessment): { risky: string[]; protectedPaths:
     if (!p.inside) risky.push(`${p.display} is outside the workspace`);
     for (const reason of p.secretReasons) risky.push(`${p.display}: ${reason}`);
     if (p.ignored) risky.push(`${p.display} is ignored (.gitignore or .peonignore)`);
+    if (p.hardLinks > 1 && !p.asLink && !assessment.writes) risky.push(`${p.display} has ${p.hardLinks} hard links, and another may be outside the workspace`);
     if (p.protectedReason && assessment.writes) protectedPaths.push(`${p.display} is protected: ${p.protectedReason}`);
     else if (p.protectedReason) risky.push(`${p.display} is protected: ${p.protectedReason}`);
   }

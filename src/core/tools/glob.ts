@@ -8,7 +8,6 @@ import * as z from 'zod';
 import { RipgrepProcess, ripgrepFileArgs } from '../search/ripgrep';
 import { checkGlob, globMatcher, openScope, ripgrepGlob, type SearchScope } from '../search/scope';
 import { Breather, comparePaths, walkFiles } from '../search/walk';
-import type { ToolContext } from './contract';
 import { defineTool } from './defineTool';
 import { fileAccess } from './fileAssessment';
 import description from './glob.md';
@@ -26,20 +25,18 @@ const input = z.object({
 });
 
 /**
- * `pattern` and the directory it applies to. An absolute (or `~/`) pattern whose leading
- * directory exists names that directory, when no path is given: "/ws/src/**\/*.ts".
+ * `pattern` and the directory it applies to. An absolute (or `~/`) pattern with a glob
+ * names its leading directory, when no path is given: "/ws/src/**\/*.ts" searches /ws/src. Whether
+ * that directory exists is not looked at here: the gate judges it first, so the answer
+ * tells nothing about a place it would ask about (gate review 4, B1).
  */
-function target(input: { pattern: string; path?: string | undefined }, ctx: ToolContext): { pattern: string; path?: string | undefined } {
+function target(input: { pattern: string; path?: string | undefined }): { pattern: string; path?: string | undefined } {
   checkGlob(input.pattern, 'The pattern');
   if (input.path !== undefined || !/^(\/|~\/)/.test(input.pattern)) return input;
   const { base, glob } = picomatch.scan(input.pattern);
-  if (base === '' || base === '/' || base === '~') return input;
-  try {
-    if (fs.statSync(ctx.workspace.resolve(base).canonical).isDirectory()) return { pattern: glob === '' ? '**' : glob, path: base };
-  } catch {
-    // not a directory: the leading '/' anchors the pattern at path instead
-  }
-  return input;
+  // No glob at all (`/c.ts`): a name anchored at path, never a directory looked up.
+  if (base === '' || base === '/' || base === '~' || glob === '') return input;
+  return { pattern: glob, path: base };
 }
 
 async function listWithRipgrep(rg: string, scope: SearchScope, pattern: string, signal: AbortSignal): Promise<string[]> {
@@ -71,11 +68,11 @@ export const globTool = defineTool({
   input,
   risk: 'read_only',
   async assess(raw, ctx) {
-    const { path } = target(raw, ctx);
+    const { path } = target(raw);
     return fileAccess(ctx.workspace.resolve(path ?? '.'));
   },
   async execute(raw, ctx) {
-    const { pattern, path } = target(raw, ctx);
+    const { pattern, path } = target(raw);
     const scope = openScope(ctx, path, false);
     const matches = globMatcher(pattern);
     const listed = ctx.ripgrep ? await listWithRipgrep(ctx.ripgrep, scope, pattern, ctx.signal) : await listWithNode(scope, ctx.signal);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import type { ResolvedPath } from '../workspace/workspace';
 import { defineTool } from './defineTool';
-import { fileAccess } from './fileAssessment';
+import { fileAccess, isSensitive } from './fileAssessment';
 import description from './list.md';
 import { fsError, ToolError } from './toolError';
 
@@ -15,6 +15,8 @@ interface Entry {
   type: 'file' | 'directory' | 'symlink';
   size: number;
   depth: number;
+  /** Why a folder is shown without its entries. */
+  note?: string;
 }
 
 const input = z.object({
@@ -52,7 +54,7 @@ export const listTool = defineTool({
   input,
   risk: 'read_only',
   assess: async ({ path: dir }, ctx) => fileAccess(ctx.workspace.resolve(dir ?? '.')),
-  async execute(_args, _ctx, assessment) {
+  async execute(_args, ctx, assessment) {
     const target = assessment.paths[0]!;
     let top: { entries: Entry[]; more: boolean };
     try {
@@ -73,6 +75,12 @@ export const listTool = defineTool({
       result.push(entry);
       if (entry.type !== 'directory') continue; // one level down: two levels in all
       const relative = target.relative === undefined ? undefined : target.relative === '' ? entry.name : `${target.relative}/${entry.name}`;
+      // A folder that `list` would ask about when named (secret-like, protected) is listed, not opened (gate review 4, B2).
+      const inner = path.join(target.canonical, entry.name);
+      if (!isSensitive(target) && isSensitive(ctx.workspace.resolve(inner))) {
+        entry.note = 'not expanded: list it by path, which asks';
+        continue;
+      }
       const room = MAX_ENTRIES - result.length;
       try {
         const children = entriesOf({ canonical: path.join(target.canonical, entry.name), relative, folder: target.folder }, entry.path, 2, room);
@@ -82,7 +90,7 @@ export const listTool = defineTool({
         // unreadable subdirectory: listed, not expanded
       }
     }
-    const lines = result.map((e) => `${'  '.repeat(e.depth - 1)}${e.path}${e.type === 'directory' ? '/' : e.type === 'symlink' ? ' (symlink)' : ` (${e.size} bytes)`}`);
+    const lines = result.map((e) => `${'  '.repeat(e.depth - 1)}${e.path}${e.type === 'directory' ? '/' : e.type === 'symlink' ? ' (symlink)' : ` (${e.size} bytes)`}${e.note ? ` (${e.note})` : ''}`);
     if (result.length === 0) lines.push(`(${target.display} is empty)`);
     if (truncated) lines.push(`(listing cut at ${MAX_ENTRIES} entries: list a subdirectory or use glob for more)`);
     return { output: lines.join('\n'), data: { path: target.display, entries: result, truncated } };

@@ -35,6 +35,8 @@ export interface ResolvedPath {
   readonly ignored: boolean;
   /** Resolved as the link itself (delete), not its target. */
   readonly asLink: boolean;
+  /** How many names the file has (hard links): more than one, and another may be outside the workspace. */
+  readonly hardLinks: number;
 }
 
 /** Is `child` equal to or below `parent`? Both canonical; compared segment by segment. */
@@ -162,9 +164,12 @@ export class Workspace {
     const folder = this.folderOf(canonical);
     const relative = folder ? toVirtual(path.relative(folder.root, canonical)) : undefined;
     let isDirectory = false;
+    let hardLinks = 1;
     if (exists) {
       try {
-        isDirectory = fs.statSync(canonical).isDirectory();
+        const stat = fs.statSync(canonical);
+        isDirectory = stat.isDirectory();
+        if (stat.isFile()) hardLinks = stat.nlink;
       } catch {
         // a dangling link
       }
@@ -185,6 +190,7 @@ export class Workspace {
       protectedReason: this.protection(absolute, canonical),
       ignored: folder !== undefined && relative !== undefined ? folder.ignore.isIgnored(relative, isDirectory) : false,
       asLink,
+      hardLinks,
     };
   }
 }
