@@ -4,7 +4,7 @@
 // cannot dodge it. Whether it is destructive is destructive.ts.
 import path from 'node:path';
 import { unwrap } from '../shell/commandWords';
-import { gitSplit, isLong } from './destructive';
+import { gitSplit, isLong } from './commandOptions';
 
 /** A path argument as the workspace sees it: why it may not be read, or undefined. */
 export type PathCheck = (candidate: string) => string | undefined;

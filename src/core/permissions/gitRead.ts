@@ -6,7 +6,7 @@
 // the same revisions, walk options and pathspecs. An option Peon does not know asks.
 import fs from 'node:fs';
 import path from 'node:path';
-import { gitSplit, isLong } from './destructive';
+import { gitSplit, isLong } from './commandOptions';
 import { configObjection, configValue, findRepository, GitInspectError, listPaths, objectTypes, remoteCredentials, type Repository } from './gitInspect';
 
 /** Why reading an absolute path would ask, or undefined. */

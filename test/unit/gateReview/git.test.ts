@@ -1,16 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { peonTool, type ToolOutcome } from '../cliHarness';
 import { tempDir, writeFiles } from '../tools/toolTestContext';
+import { expectAskedHiding, git } from './reviewHarness';
 
 // The review's git findings (F4: programs from repository config; F5: secret-like and
 // outside files printed), reproduced through the built CLI under default settings on
 // real git repositories, with a temporary HOME.
 
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', env: { ...process.env, HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' } });
+const gitIn = (cwd: string, ...args: string[]): string => git(cwd, cwd, ...args);
 
 function repo(files: Record<string, string>): { t: string; home: string; ws: string } {
   const t = tempDir('peon-review-git-');
@@ -18,18 +17,15 @@ function repo(files: Record<string, string>): { t: string; home: string; ws: str
   const ws = path.join(t, 'ws');
   fs.mkdirSync(home);
   writeFiles(ws, files);
-  git(ws, 'init', '-q', '.');
-  git(ws, 'add', '-f', '.');
-  git(ws, 'commit', '-qm', 'init');
+  gitIn(ws, 'init', '-q', '.');
+  gitIn(ws, 'add', '-f', '.');
+  gitIn(ws, 'commit', '-qm', 'init');
   return { t, home, ws };
 }
 
 const bash = (ws: string, home: string, command: string, extra: string[] = []): ToolOutcome => peonTool('bash', ws, { command }, extra, { env: { HOME: home } });
 
-function expectAsked(outcome: ToolOutcome, why?: string): void {
-  expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: false, permission: { decision: 'ask', answer: 'denied' } });
-  if (why) expect(outcome.permission!.reasons.join('\n')).toContain(why);
-}
+const expectAsked = (outcome: ToolOutcome, why?: string): void => expectAskedHiding(outcome, undefined, why);
 
 describe('F4: whitelisted git commands and the programs a repository config names', () => {
   function armed(): { t: string; home: string; ws: string } {
@@ -62,8 +58,8 @@ describe('F4: whitelisted git commands and the programs a repository config name
 
   test("git-lfs's own filter, as `git lfs install --local` writes it, does not ask", () => {
     const { home, ws } = repo({ 'a.txt': 'x\n' });
-    git(ws, 'config', 'filter.lfs.clean', 'git-lfs clean -- %f');
-    git(ws, 'config', 'filter.lfs.process', 'git-lfs filter-process');
+    gitIn(ws, 'config', 'filter.lfs.clean', 'git-lfs clean -- %f');
+    gitIn(ws, 'config', 'filter.lfs.process', 'git-lfs filter-process');
     expect(bash(ws, home, 'git status --short')).toMatchObject({ ok: true, permission: { decision: 'allow' } });
   });
 });
@@ -72,7 +68,7 @@ describe('F5: git output that holds secret-like or outside files', () => {
   function monorepo(): { t: string; home: string; ws: string; root: string; blob: string } {
     const box = repo({ '.env.production': 'DB_PASSWORD=hunter2\n', 'pkg/secrets.yml': 'aws_secret_access_key=FAKE\n', 'other/notes.txt': 'outside the workspace\n', 'pkg/index.js': 'x\n' });
     fs.writeFileSync(path.join(box.ws, '.env.production'), 'DB_PASSWORD=changed\n');
-    const blob = git(box.ws, 'rev-parse', 'HEAD:pkg/secrets.yml').trim();
+    const blob = gitIn(box.ws, 'rev-parse', 'HEAD:pkg/secrets.yml').trim();
     return { ...box, root: box.ws, ws: path.join(box.ws, 'pkg'), blob };
   }
 
@@ -117,11 +113,11 @@ describe('F5: git output that holds secret-like or outside files', () => {
 
   test('`git remote -v` with credentials in a remote URL asks; without, it runs', () => {
     const { home, ws } = repo({ 'a.txt': 'x\n' });
-    git(ws, 'remote', 'add', 'origin', 'https://ghp_FAKE@github.example/x/y.git');
+    gitIn(ws, 'remote', 'add', 'origin', 'https://ghp_FAKE@github.example/x/y.git');
     const outcome = bash(ws, home, 'git remote -v');
     expectAsked(outcome, 'the remote origin has credentials in its URL');
     expect(JSON.stringify(outcome)).not.toContain('ghp_FAKE');
-    git(ws, 'remote', 'set-url', 'origin', 'git@github.example:x/y.git');
+    gitIn(ws, 'remote', 'set-url', 'origin', 'git@github.example:x/y.git');
     expect(bash(ws, home, 'git remote -v')).toMatchObject({ ok: true, permission: { decision: 'allow' } });
   });
 });

@@ -1,16 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { peonTool, type ToolOutcome } from '../cliHarness';
 import { tempDir, writeFiles } from '../tools/toolTestContext';
+import { expectAskedHiding, git } from './reviewHarness';
 
 // The second hostile review of the gate (after the first review's fixes), its breaks B1-B7
 // reproduced through the built CLI with a temporary HOME. Default settings unless a case
 // says `bash: allow`.
-
-const git = (cwd: string, home: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', '-c', 'init.defaultBranch=main', '-c', 'protocol.file.allow=always', ...args], { cwd, encoding: 'utf8', env: { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1' } });
 
 function box(): { t: string; home: string; ws: string; allow: string } {
   const t = tempDir('peon-review2-');
@@ -38,10 +35,7 @@ function repo(): ReturnType<typeof box> {
 
 const bash = (b: { ws: string; home: string }, command: string, extra: string[] = []): ToolOutcome => peonTool('bash', b.ws, { command }, extra, { env: { HOME: b.home } });
 
-function expectAsked(outcome: ToolOutcome): void {
-  expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: false, permission: { decision: 'ask', answer: 'denied' } });
-  expect(JSON.stringify(outcome)).not.toMatch(/hunter[23]|FAKE-KEY|TOKEN_/);
-}
+const expectAsked = (outcome: ToolOutcome): void => expectAskedHiding(outcome, /hunter[23]|FAKE-KEY|TOKEN_/);
 
 describe('B1: brace expansion inside braces', () => {
   test.each(['cat {.env,{x}}', 'cat {~/.bash_history,{}}', "echo '\\'{a,b}", 'cat {{.env,x},y}'])('%j asks', (command) => expectAsked(bash(box(), command)));

@@ -1,15 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { peonTool, type ToolOutcome } from '../cliHarness';
 import { tempDir, writeFiles } from '../tools/toolTestContext';
+import { expectAskedHiding, git } from './reviewHarness';
 
 // The third hostile review of the gate, on the second one's fixes: each break reproduced
 // through the built CLI with a temporary HOME.
-
-const git = (cwd: string, home: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', env: { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1' } });
 
 function box(): { t: string; home: string; ws: string; allow: string } {
   const t = tempDir('peon-review3-');
@@ -34,10 +31,7 @@ function repo(): ReturnType<typeof box> {
 
 const bash = (b: { ws: string; home: string }, input: Record<string, unknown>, extra: string[] = [], cwd?: string): ToolOutcome => peonTool('bash', b.ws, input, extra, { env: { HOME: b.home }, ...(cwd ? { cwd } : {}) });
 
-function expectAsked(outcome: ToolOutcome): void {
-  expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: false, permission: { decision: 'ask', answer: 'denied' } });
-  expect(JSON.stringify(outcome)).not.toMatch(/sk-live-SECRET|FAKE-KEY|c2VjcmV0/);
-}
+const expectAsked = (outcome: ToolOutcome): void => expectAskedHiding(outcome, /sk-live-SECRET|FAKE-KEY|c2VjcmV0/);
 
 describe('git: what git prints that the listing did not see', () => {
   test('revisions read from standard input (--stdin) ask', () => {
