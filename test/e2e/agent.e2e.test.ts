@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, runCommand, sendMessage, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, runCommand, sendMessage, UI_WAIT, type Workbench } from './workbench';
 
 // A prompt in the panel of a real VS Code: the answer streams from a scripted
 // OpenAI-compatible server, a read tool call appears as a card with its result, then the
@@ -30,17 +30,17 @@ test('prompt -> streamed answer -> a read tool call card with its result -> the 
     { text: 'The notes say the build is green.' },
   );
   const chat = await openPeonView(workbench.page);
-  await chat.getByRole('textbox', { name: 'Message Peon' }).waitFor({ timeout: 30_000 });
+  await chat.getByRole('textbox', { name: 'Message Peon' }).waitFor({ timeout: UI_WAIT });
   await sendMessage(chat, 'What do the notes say?');
 
   const card = chat.getByRole('group', { name: 'Tool call read' });
-  await card.waitFor({ timeout: 30_000 });
-  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: 20_000 }).toBe('ok');
+  await card.waitFor({ timeout: UI_WAIT });
+  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: UI_WAIT }).toBe('ok');
   await card.locator('summary').click();
   expect(await card.locator('.tool-output').textContent()).toBe('1\tThe build is green.');
 
   const answers = chat.getByRole('article', { name: 'Peon' });
-  await expect.poll(() => answers.allTextContents(), { timeout: 20_000 }).toEqual(['Let me look at the notes.', 'The notes say the build is green.']);
+  await expect.poll(() => answers.allTextContents(), { timeout: UI_WAIT }).toEqual(['Let me look at the notes.', 'The notes say the build is green.']);
   // The meter shows the last request's context against the window, and the chat's totals.
   expect(await chat.getByRole('status', { name: 'Token usage' }).textContent()).toMatch(/^\s*Context 120 \/ 128\.0k \(0%\) · this chat: 120 in, 40 out, 80 cached\s*$/);
   // What went to the model: the tool's whole result, answered to the call it belongs to.
@@ -58,13 +58,13 @@ test('the conversation is saved: after New Chat, Show History brings it back, an
   await runCommand(page, 'Peon: Show History');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'What do the notes say?' }).first().click();
   const answers = chat.getByRole('article', { name: 'Peon' });
-  await expect.poll(() => answers.allTextContents(), { timeout: 20_000 }).toEqual(['Let me look at the notes.', 'The notes say the build is green.']);
+  await expect.poll(() => answers.allTextContents(), { timeout: UI_WAIT }).toEqual(['Let me look at the notes.', 'The notes say the build is green.']);
   expect(await chat.getByRole('group', { name: 'Tool call read' }).locator('.tool-status').textContent()).toBe('ok');
 
   // The model sees the earlier turns when the conversation goes on.
   model.script({ text: 'Still green.' });
   await sendMessage(chat, 'And now?');
-  await expect.poll(() => answers.allTextContents(), { timeout: 20_000 }).toContain('Still green.');
+  await expect.poll(() => answers.allTextContents(), { timeout: UI_WAIT }).toContain('Still green.');
   const sent = JSON.stringify(model.requests.at(-1)?.body);
   expect(sent).toContain('What do the notes say?');
   expect(sent).toContain('The notes say the build is green.');
@@ -82,20 +82,20 @@ test('a command asks on a card; approved, its tool card shows the output while i
 
   // The approval card, rendered from the command summary: the command in full, and why it asks.
   const approval = chat.getByRole('group', { name: 'Approval: Run a command' });
-  await approval.waitFor({ timeout: 20_000 });
+  await approval.waitFor({ timeout: UI_WAIT });
   expect(await approval.getByRole('region', { name: 'Command' }).or(approval.locator('pre.command')).first().textContent()).toBe('for i in 1 2 3 4; do echo tick$i; sleep 0.7; done');
   expect(await approval.locator('.why summary').textContent()).toBe('Asked by default for bash: semi-judge');
   await approval.getByRole('button', { name: 'Approve', exact: true }).click();
-  await approval.waitFor({ state: 'detached', timeout: 10_000 });
+  await approval.waitFor({ state: 'detached', timeout: UI_WAIT });
 
   const card = chat.getByRole('group', { name: 'Tool call bash' });
   await card.locator('summary').click();
   // While it runs, the card already shows what the command has printed so far.
-  await expect.poll(async () => ({ status: await card.locator('.tool-status').textContent(), output: (await card.locator('.tool-output').textContent().catch(() => '')) ?? '' }), { timeout: 20_000 })
+  await expect.poll(async () => ({ status: await card.locator('.tool-status').textContent(), output: (await card.locator('.tool-output').textContent().catch(() => '')) ?? '' }), { timeout: UI_WAIT })
     .toMatchObject({ status: 'running', output: expect.stringContaining('tick1') });
-  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: 20_000 }).toBe('ok');
+  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: UI_WAIT }).toBe('ok');
   expect(await card.locator('.tool-output').textContent()).toBe('tick1\ntick2\ntick3\ntick4\n[exit code 0]');
-  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Counted to four.']);
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Counted to four.']);
 });
 
 test('model output renders as Markdown; images, scripts and javascript: links in it stay inert, live and restored', async () => {
@@ -115,7 +115,7 @@ test('model output renders as Markdown; images, scripts and javascript: links in
 
   const answer = chat.getByRole('article', { name: 'Peon' });
   const inert = async (): Promise<void> => {
-    await answer.locator('h4', { hasText: 'Findings' }).waitFor({ timeout: 20_000 });
+    await answer.locator('h4', { hasText: 'Findings' }).waitFor({ timeout: UI_WAIT });
     expect(await answer.locator('strong').textContent()).toBe('key');
     expect(await answer.locator('img, svg, script, iframe').count()).toBe(0);
     expect(await answer.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(['https://example.com/docs']);

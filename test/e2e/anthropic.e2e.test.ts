@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, runCommand, sendMessage, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, runCommand, sendMessage, UI_WAIT, type Workbench } from './workbench';
 
 // The panel over the Anthropic Messages protocol (the agent e2e covers OpenAI's): the
 // key typed into "Peon: Set API Key" (SecretStorage), a streamed answer, a read tool
@@ -22,7 +22,7 @@ test('Set API Key, then a turn over Anthropic Messages: streamed text, a read ca
   const { page } = workbench;
   // Peon's view first: by then VS Code has read its contributions, commands included.
   const chat = await openPeonView(page);
-  await chat.getByRole('textbox', { name: 'Message Peon' }).waitFor({ timeout: 30_000 });
+  await chat.getByRole('textbox', { name: 'Message Peon' }).waitFor({ timeout: UI_WAIT });
   await runCommand(page, 'Peon: Set API Key');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Anthropic' }).first().click();
   const input = page.locator('.quick-input-widget .quick-input-box input.input');
@@ -32,9 +32,9 @@ test('Set API Key, then a turn over Anthropic Messages: streamed text, a read ca
   model.script({ text: 'Reading the notes.', toolCalls: [{ id: 'toolu_1', name: 'read', arguments: '{"path":"NOTES.md"}' }] }, { text: 'The notes say: ship on Friday.' });
   await sendMessage(chat, 'What do the notes say?');
   const card = chat.getByRole('group', { name: 'Tool call read' });
-  await card.waitFor({ timeout: 30_000 });
-  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: 20_000 }).toBe('ok');
-  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Reading the notes.', 'The notes say: ship on Friday.']);
+  await card.waitFor({ timeout: UI_WAIT });
+  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: UI_WAIT }).toBe('ok');
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Reading the notes.', 'The notes say: ship on Friday.']);
 
   // Both requests went to the Messages API with the key from SecretStorage.
   const calls = model.requests.filter((r) => r.url.startsWith('/v1/messages'));

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, sendMessage, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, sendMessage, UI_WAIT, type Workbench } from './workbench';
 
 // Approval cards in the real VS Code (DESIGN.md §5, §7): approve a write and see the
 // file on disk; deny one and see nothing change; edit a proposal in VS Code's diff
@@ -36,17 +36,17 @@ test('a write approved on its card lands on disk; the card showed the diff and w
   model.script(write('w1', 'hello.txt', 'hello from Peon\n'), { text: 'Created it.' });
   const chat = await ask('create hello.txt');
   const card = chat.getByRole('group', { name: 'Approval: Create hello.txt' });
-  await card.waitFor({ timeout: 20_000 });
+  await card.waitFor({ timeout: UI_WAIT });
   expect(await card.locator('.diff-row.add').allTextContents()).toEqual(['+hello from Peon']);
   expect(await card.locator('.why summary').textContent()).toBe('Asked by default for write: semi-ask');
   expect(fs.existsSync(path.join(workbench.workspace, 'hello.txt'))).toBe(false);
   // The call's own card says what it waits for, not that it runs.
   const toolCard = chat.getByRole('group', { name: 'Tool call write' });
-  await expect.poll(() => toolCard.locator('.tool-status').textContent(), { timeout: 10_000 }).toBe('waiting for approval');
+  await expect.poll(() => toolCard.locator('.tool-status').textContent(), { timeout: UI_WAIT }).toBe('waiting for approval');
   fs.mkdirSync(path.join(artifactsDir, 'e2e'), { recursive: true });
   await workbench.page.screenshot({ path: path.join(artifactsDir, 'e2e', 'peon-approval-card.png') });
   await card.getByRole('button', { name: 'Approve', exact: true }).click();
-  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Created it.']);
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Created it.']);
   expect(fs.readFileSync(path.join(workbench.workspace, 'hello.txt'), 'utf8')).toBe('hello from Peon\n');
   expect(await toolCard.locator('.tool-status').textContent()).toBe('ok');
 });
@@ -55,10 +55,10 @@ test('a write denied with a message changes nothing; the model is told, with the
   model.script(write('w2', 'denied.txt', 'should never exist\n'), { text: 'Understood, I will not.' });
   const chat = await ask('create denied.txt');
   const card = chat.getByRole('group', { name: 'Approval: Create denied.txt' });
-  await card.waitFor({ timeout: 20_000 });
+  await card.waitFor({ timeout: UI_WAIT });
   await card.getByRole('textbox', { name: 'Message for Peon with Deny' }).fill('not in this folder');
   await card.getByRole('button', { name: 'Deny' }).click();
-  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Understood, I will not.']);
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Understood, I will not.']);
   expect(fs.existsSync(path.join(workbench.workspace, 'denied.txt'))).toBe(false);
   expect(await chat.getByRole('group', { name: 'Tool call write' }).locator('.tool-status').textContent()).toBe('error');
   const sent = JSON.stringify(model.requests.at(-1)?.body);
@@ -70,30 +70,30 @@ test('a proposal edited in the diff editor, then approved, is what lands on disk
   model.script(write('w3', 'notes.txt', 'proposed by Peon\n'), { text: 'Noted your edit.' });
   const chat = await ask('write notes.txt');
   const card = chat.getByRole('group', { name: 'Approval: Create notes.txt' });
-  await card.waitFor({ timeout: 20_000 });
+  await card.waitFor({ timeout: UI_WAIT });
   await card.getByRole('button', { name: 'Open diff' }).click();
 
   // VS Code's diff editor: the proposal on the right, editable.
   const { page } = workbench;
   const modified = page.locator('.monaco-diff-editor .editor.modified');
-  await modified.waitFor({ timeout: 20_000 });
+  await modified.waitFor({ timeout: UI_WAIT });
   // Opened without taking the focus: it is still in the Peon panel's webview.
   expect(await page.locator('body').evaluate((body) => body.ownerDocument.activeElement?.tagName)).toBe('IFRAME');
   const shown = async () => (await modified.locator('.view-lines').textContent())?.replace(/\u00a0/g, ' ');
-  await expect.poll(shown, { timeout: 10_000 }).toContain('proposed by Peon');
+  await expect.poll(shown, { timeout: UI_WAIT }).toContain('proposed by Peon');
   await modified.locator('.view-lines').click();
   await page.keyboard.press('Control+A');
   await page.keyboard.type('edited by the user');
-  await expect.poll(shown, { timeout: 10_000 }).toContain('edited by the user');
+  await expect.poll(shown, { timeout: UI_WAIT }).toContain('edited by the user');
   await workbench.page.screenshot({ path: path.join(artifactsDir, 'e2e', 'peon-approval-open-diff.png') });
 
   const chatAgain = await openPeonView(page);
   await chatAgain.getByRole('group', { name: 'Approval: Create notes.txt' }).getByRole('button', { name: 'Approve', exact: true }).click();
-  await expect.poll(() => chatAgain.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Noted your edit.']);
+  await expect.poll(() => chatAgain.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Noted your edit.']);
   expect(fs.readFileSync(path.join(workbench.workspace, 'notes.txt'), 'utf8')).toBe('edited by the user');
   expect(JSON.stringify(model.requests.at(-1)?.body)).toContain('The user edited your proposed change to notes.txt before approving it');
   // The diff editor of the settled proposal is closed again.
-  await expect.poll(() => page.locator('.monaco-diff-editor').count(), { timeout: 10_000 }).toBe(0);
+  await expect.poll(() => page.locator('.monaco-diff-editor').count(), { timeout: UI_WAIT }).toBe(0);
 });
 
 test('allow for session: the same command runs again without a card; revoked, it asks again', async () => {
@@ -101,26 +101,26 @@ test('allow for session: the same command runs again without a card; revoked, it
   model.script(touch('t1'), { text: 'Touched.' });
   const chat = await ask('touch it');
   const card = chat.getByRole('group', { name: 'Approval: Run a command' });
-  await card.waitFor({ timeout: 20_000 });
+  await card.waitFor({ timeout: UI_WAIT });
   await card.getByRole('button', { name: 'Allow for session' }).click();
-  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Touched.']);
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Touched.']);
   const grants = chat.getByRole('region', { name: 'Allowed for this session' });
   expect((await grants.textContent())?.replace(/\s+/g, ' ')).toContain('bash touch made.txt');
 
   // The same chat: the granted command runs with no card.
   model.script(touch('t2'), { text: 'Touched again.' });
   await sendMessage(chat, 'again');
-  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Touched.', 'Touched again.']);
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Touched.', 'Touched again.']);
   expect(await chat.getByRole('group', { name: /^Approval:/ }).count()).toBe(0);
 
   await grants.getByRole('button', { name: 'Revoke bash touch made.txt' }).click();
-  await grants.waitFor({ state: 'detached', timeout: 10_000 });
+  await grants.waitFor({ state: 'detached', timeout: UI_WAIT });
   model.script(touch('t3'), { text: 'Asked first.' });
   await sendMessage(chat, 'once more');
   const again = chat.getByRole('group', { name: 'Approval: Run a command' });
-  await again.waitFor({ timeout: 20_000 });
+  await again.waitFor({ timeout: UI_WAIT });
   await again.getByRole('button', { name: 'Deny' }).click();
-  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toContain('Asked first.');
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toContain('Asked first.');
 });
 
 test('"Always allow" writes a rule to user settings, never the workspace\'s; the rule then lets the command run', async () => {
@@ -128,16 +128,16 @@ test('"Always allow" writes a rule to user settings, never the workspace\'s; the
   model.script(touch('a1'), { text: 'Done.' });
   const chat = await ask('touch always');
   const card = chat.getByRole('group', { name: 'Approval: Run a command' });
-  await card.waitFor({ timeout: 20_000 });
+  await card.waitFor({ timeout: UI_WAIT });
   await card.getByRole('button', { name: 'Always allow' }).click();
-  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Done.']);
-  await expect.poll(() => JSON.parse(fs.readFileSync(workbench.userSettingsFile, 'utf8'))['peon.permission.rules'], { timeout: 10_000 }).toEqual({ bash: { 'touch always.txt': 'allow' } });
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Done.']);
+  await expect.poll(() => JSON.parse(fs.readFileSync(workbench.userSettingsFile, 'utf8'))['peon.permission.rules'], { timeout: UI_WAIT }).toEqual({ bash: { 'touch always.txt': 'allow' } });
   expect(fs.existsSync(path.join(workbench.workspace, '.vscode', 'settings.json'))).toBe(false);
 
   // A new chat (no session grants): the user rule alone lets it run.
   model.script(touch('a2'), { text: 'Again, no card.' });
   const next = await ask('touch always again');
-  await expect.poll(() => next.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Again, no card.']);
+  await expect.poll(() => next.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Again, no card.']);
   expect(await next.getByRole('group', { name: /^Approval:/ }).count()).toBe(0);
 });
 
@@ -150,7 +150,7 @@ test('a write to a file open with unsaved changes asks, says so, and the unsaved
   await editor.locator('.view-lines').click();
   await page.keyboard.press('Control+End');
   await page.keyboard.type('my unsaved note');
-  await page.locator('.tab.dirty', { hasText: 'README.md' }).waitFor({ timeout: 10_000 });
+  await page.locator('.tab.dirty', { hasText: 'README.md' }).waitFor({ timeout: UI_WAIT });
 
   model.script(
     { toolCalls: [{ id: 'r1', name: 'read', arguments: '{"path":"README.md"}' }] },
@@ -159,15 +159,15 @@ test('a write to a file open with unsaved changes asks, says so, and the unsaved
   );
   const chat = await ask('rewrite the readme');
   const card = chat.getByRole('group', { name: 'Approval: Overwrite README.md' });
-  await card.waitFor({ timeout: 20_000 });
+  await card.waitFor({ timeout: UI_WAIT });
   await card.locator('.why summary').click();
   expect(await card.locator('.why li').first().textContent()).toBe('README.md is open in the editor with unsaved changes: approving writes the file on disk, and your unsaved text stays in the editor');
   // Nothing to grant for a file with unsaved changes: each such write asks.
   expect(await card.getByRole('button', { name: 'Allow for session' }).count()).toBe(0);
   await card.getByRole('button', { name: 'Approve', exact: true }).click();
-  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Rewrote it.']);
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Rewrote it.']);
   expect(fs.readFileSync(path.join(workbench.workspace, 'README.md'), 'utf8')).toBe('# project, rewritten by Peon\n');
   // The editor still holds the person's unsaved text.
-  await page.locator('.tab.dirty', { hasText: 'README.md' }).waitFor({ timeout: 10_000 });
+  await page.locator('.tab.dirty', { hasText: 'README.md' }).waitFor({ timeout: UI_WAIT });
   expect((await editor.locator('.view-lines').textContent())?.replace(/\u00a0/g, ' ')).toContain('my unsaved note');
 });

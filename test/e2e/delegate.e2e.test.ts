@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, sendMessage, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, sendMessage, UI_WAIT, type Workbench } from './workbench';
 
 // The card of a delegated agent call shows the absolute executable and the exact argv
 // (DESIGN.md §7; issue 6's "done when"). The agent is a stand-in `claude` outside the
@@ -34,7 +34,7 @@ test('a delegate call asks on a card with the absolute executable, the argv and 
   await sendMessage(chat, 'ask claude');
 
   const card = chat.getByRole('group', { name: 'Approval: Start claude' });
-  await card.waitFor({ timeout: 20_000 });
+  await card.waitFor({ timeout: UI_WAIT });
   const executable = path.join(fs.realpathSync(bin), 'claude');
   expect(await card.locator('dl.delegate dd').first().textContent()).toBe(executable);
   expect(await card.locator('dd.argv code').allTextContents()).toEqual([executable, '-p', prompt]);
@@ -42,6 +42,6 @@ test('a delegate call asks on a card with the absolute executable, the argv and 
   expect(await card.locator('dl.delegate dd').nth(3).textContent()).toBe(fs.realpathSync(workbench.workspace));
   expect(await card.locator('.risk-badge').textContent()).toBe('agent');
   await card.getByRole('button', { name: 'Approve', exact: true }).click();
-  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Claude reviewed it.']);
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Claude reviewed it.']);
   expect(fs.readFileSync(path.join(bin, 'argv.txt'), 'utf8')).toBe(`-p\n${prompt}\n`);
 });

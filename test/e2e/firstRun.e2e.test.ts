@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, sendMessage, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, sendMessage, UI_WAIT, type Workbench } from './workbench';
 
 // First run with nothing configured: the panel offers the choices, including a local
 // OpenAI-compatible server found on localhost:11434 (here a scripted stand-in for Ollama).
@@ -20,14 +20,14 @@ afterAll(async () => {
 test('the panel offers the detected local model; choosing it configures Peon and the next message is answered by it', async () => {
   const chat = await openPeonView(workbench.page);
   const choice = chat.getByRole('button', { name: 'Ollama: llama-fake:8b' });
-  await choice.waitFor({ timeout: 30_000 });
+  await choice.waitFor({ timeout: UI_WAIT });
   expect(await chat.getByRole('button', { name: 'Anthropic' }).count()).toBe(1);
   await choice.click();
-  await chat.getByRole('region', { name: 'Choose a model' }).waitFor({ state: 'detached', timeout: 20_000 });
+  await chat.getByRole('region', { name: 'Choose a model' }).waitFor({ state: 'detached', timeout: UI_WAIT });
 
   ollama.script({ text: 'Hello from the local model.' });
   await sendMessage(chat, 'hi');
-  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['Hello from the local model.']);
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Hello from the local model.']);
   expect(await chat.getByRole('alert').count()).toBe(0); // no "not configured" notice on the way
   expect(ollama.requests.at(-1)?.body).toMatchObject({ model: 'llama-fake:8b' });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { packFixtureExtension } from '../vscode/fixtureExtension.mjs';
-import { openPeonView, openPeonWorkbench, runCommand, sendMessage, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, runCommand, sendMessage, UI_WAIT, type Workbench } from './workbench';
 
 // A user with no key and no model server: VS Code offers a chat model (here the scripted
 // one of test/fixtures/lm-provider, contributed through vscode.lm as Copilot's are), the
@@ -37,17 +37,17 @@ afterAll(async () => {
 test("first run offers VS Code's model; chosen, a prompt runs a turn with a tool call through vscode.lm", async () => {
   const chat = await openPeonView(workbench.page);
   const choice = chat.getByRole('button', { name: 'VS Code: Scripted Model (peon-test)' });
-  await choice.waitFor({ timeout: 30_000 });
+  await choice.waitFor({ timeout: UI_WAIT });
   await choice.click();
   // The choice lands in user settings; the setup offer goes away.
-  await chat.getByRole('region', { name: 'Choose a model' }).waitFor({ state: 'detached', timeout: 20_000 });
+  await chat.getByRole('region', { name: 'Choose a model' }).waitFor({ state: 'detached', timeout: UI_WAIT });
 
   await sendMessage(chat, 'What do the notes say?');
   const card = chat.getByRole('group', { name: 'Tool call read' });
-  await card.waitFor({ timeout: 30_000 });
-  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: 20_000 }).toBe('ok');
+  await card.waitFor({ timeout: UI_WAIT });
+  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: UI_WAIT }).toBe('ok');
   const answers = chat.getByRole('article', { name: 'Peon' });
-  await expect.poll(() => answers.allTextContents(), { timeout: 20_000 }).toEqual(['Let me read the notes.', 'The notes say the build is green.']);
+  await expect.poll(() => answers.allTextContents(), { timeout: UI_WAIT }).toEqual(['Let me read the notes.', 'The notes say the build is green.']);
   expect(await answers.last().locator('strong').textContent()).toBe('the build is green');
   // The window is the model's own (maxInputTokens 64,000); no price is known, so none is shown.
   expect(await chat.getByRole('status', { name: 'Token usage' }).textContent()).toMatch(/^\s*Context [\d.]+k? \/ 64\.0k \(\d+%\) · this chat: [\d.]+k? in, \d+ out, 0 cached\s*$/);
@@ -59,7 +59,7 @@ test('"Peon: Select Model" lists VS Code\'s models beside the providers with a k
   const { page } = workbench;
   await runCommand(page, 'Peon: Select Model');
   const rows = page.locator('.quick-input-list .monaco-list-row');
-  await rows.first().waitFor({ timeout: 20_000 });
-  await expect.poll(() => rows.allTextContents(), { timeout: 10_000 }).toEqual(expect.arrayContaining([expect.stringContaining('Scripted Model (peon-test)'), expect.stringContaining('Anthropic'), expect.stringContaining('OpenAI (or an OpenAI-compatible server)')]));
+  await rows.first().waitFor({ timeout: UI_WAIT });
+  await expect.poll(() => rows.allTextContents(), { timeout: UI_WAIT }).toEqual(expect.arrayContaining([expect.stringContaining('Scripted Model (peon-test)'), expect.stringContaining('Anthropic'), expect.stringContaining('OpenAI (or an OpenAI-compatible server)')]));
   await page.keyboard.press('Escape');
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
-import { openPeonView, openPeonWorkbench, sendMessage, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, sendMessage, UI_WAIT, type Workbench } from './workbench';
 
 let workbench: Workbench;
 const consoleLines: string[] = [];
@@ -21,7 +21,7 @@ test('the Peon panel opens from the activity bar, takes a message and says hones
   const chat = await openPeonView(page);
 
   const composer = chat.getByRole('textbox', { name: 'Message Peon' });
-  await composer.waitFor({ timeout: 30_000 });
+  await composer.waitFor({ timeout: UI_WAIT });
   await expect.poll(() => chat.getByRole('status').first().textContent()).toContain('No model configured yet');
 
   await sendMessage(chat, 'Rename the helper in utils.ts');

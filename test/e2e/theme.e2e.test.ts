@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
-import { openPeonView, openPeonWorkbench, pickColorTheme, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, pickColorTheme, UI_WAIT, type Workbench } from './workbench';
 
 let workbench: Workbench;
 let chat: FrameLocator;
@@ -11,7 +11,7 @@ let chat: FrameLocator;
 beforeAll(async () => {
   workbench = await openPeonWorkbench();
   chat = await openPeonView(workbench.page);
-  await chat.getByRole('textbox', { name: 'Message Peon' }).waitFor({ timeout: 30_000 });
+  await chat.getByRole('textbox', { name: 'Message Peon' }).waitFor({ timeout: UI_WAIT });
 });
 
 afterAll(async () => {
@@ -45,7 +45,7 @@ test.each([
   ['Light Modern', 'vscode-light'],
 ])('the panel follows the %s theme', async (theme, themeClass) => {
   await pickColorTheme(workbench.page, theme);
-  await expect.poll(async () => (await panelColours()).themeClass, { timeout: 20_000 }).toBe(themeClass);
+  await expect.poll(async () => (await panelColours()).themeClass, { timeout: UI_WAIT }).toBe(themeClass);
   const colours = await panelColours();
   if (themeClass === 'vscode-light') {
     expect(luminance(colours.background)).toBeGreaterThan(0.8);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, runCommand, sendMessage, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, runCommand, sendMessage, UI_WAIT, type Workbench } from './workbench';
 
 // Workspace Trust (DESIGN.md §5): in Restricted Mode Peon offers the model only the
 // read-only tools; trusting the folder later brings the others back without a reload.
@@ -27,12 +27,12 @@ const toolsOffered = (): string[] => ((model.requests.at(-1)?.body as { tools?: 
 test('untrusted: only read-only tools, a write is unknown; trusted later: the write tools are back, without a reload', async () => {
   const { page } = workbench;
   // The trust prompt of a fresh folder: stay in Restricted Mode.
-  await page.getByRole('button', { name: "No, I don't trust the authors" }).click({ timeout: 30_000 });
+  await page.getByRole('button', { name: "No, I don't trust the authors" }).click({ timeout: UI_WAIT });
 
   model.script({ toolCalls: [{ id: 'w1', name: 'write', arguments: JSON.stringify({ path: 'x.txt', content: 'x' }) }] }, { text: 'I cannot write here.' });
   const chat = await openPeonView(page);
   await sendMessage(chat, 'write x.txt');
-  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toEqual(['I cannot write here.']);
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['I cannot write here.']);
   expect(toolsOffered().length).toBeGreaterThan(0);
   expect(toolsOffered()).toEqual(expect.not.arrayContaining(['write', 'edit', 'delete', 'bash', 'agent_claude']));
   expect(await chat.getByRole('group', { name: 'Tool call write' }).locator('.tool-status').textContent()).toBe('error');
@@ -40,10 +40,10 @@ test('untrusted: only read-only tools, a write is unknown; trusted later: the wr
 
   // Trust the folder through VS Code's own editor; no reload.
   await runCommand(page, 'Workspaces: Manage Workspace Trust');
-  await page.getByRole('button', { name: 'Trust', exact: true }).click({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Trust', exact: true }).click({ timeout: UI_WAIT });
   model.script({ text: 'Now I can.' });
   const again = await openPeonView(page);
   await sendMessage(again, 'and now?');
-  await expect.poll(() => again.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: 20_000 }).toContain('Now I can.');
+  await expect.poll(() => again.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toContain('Now I can.');
   expect(toolsOffered()).toEqual(expect.arrayContaining(['bash', 'delete', 'edit', 'write']));
 });

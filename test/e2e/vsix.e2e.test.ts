@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { repoRoot } from '../../scripts/paths.mjs';
 import { launchBrowser, openWorkbench } from '../vscode/browser.mjs';
 import { startCodeServer } from '../vscode/codeServer.mjs';
-import { openPeonView } from './workbench';
+import { openPeonView, UI_WAIT } from './workbench';
 
 // The packaged VSIX, installed the way a user installs it, must work on its own:
 // nothing it needs may live outside what .vscodeignore lets through.
@@ -54,6 +54,6 @@ test('the VSIX holds only what runs', () => {
 test('installed from the VSIX, Peon opens and renders its composer', async () => {
   const page = await openWorkbench(browser, server.workbenchUrl(workspace));
   const chat = await openPeonView(page);
-  await chat.getByRole('textbox', { name: 'Message Peon' }).waitFor({ timeout: 30_000 });
+  await chat.getByRole('textbox', { name: 'Message Peon' }).waitFor({ timeout: UI_WAIT });
   await page.close();
 });

@@ -7,6 +7,12 @@ import { repoRoot } from '../../scripts/paths.mjs';
 import { launchBrowser, openWorkbench } from '../vscode/browser.mjs';
 import { startCodeServer } from '../vscode/codeServer.mjs';
 
+/**
+ * How long a test waits for something the panel or VS Code must show: sized for a loaded
+ * 2-core machine (a poll returns as soon as its condition holds; only a failure waits this long).
+ */
+export const UI_WAIT = 60_000;
+
 export interface Workbench {
   readonly page: Page;
   readonly workspace: string;
