@@ -52,7 +52,8 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
     const unseen = expanded && name !== undefined && (DESTRUCTIVE_NAMES.has(name) || RUNS_OTHERS.has(name)) ? `what ${name} would do cannot be seen (its words are not literal)` : undefined;
     const { change } = commandPaths(input, folders, i);
     // A runner (`flock`, `taskset`, `unshare`, …) runs the command in its words where Peon cannot follow it.
-    const runner = segment.argv && RUNNERS.has(unwrap(segment.argv)?.[0] ?? '') ? `${unwrap(segment.argv)![0]} runs a command that Peon cannot take apart, so what it does cannot be seen` : undefined;
+    const runs = segment.argv && unwrap(segment.argv)?.[0];
+    const runner = runs && RUNNERS.has(runs) ? `${runs} runs a command that Peon cannot take apart, so what it does cannot be seen` : undefined;
     const why = unseen ?? runner ?? (segment.argv ? whyDestructive(segment.argv, change) : undefined) ?? redirectObjection(segment.writes, change);
     if (why) always.push(`\`${segment.text}\`: ${why} (destructive commands always ask)`);
     // With deny rules in force, a command that runs others or cannot be read might be one of them.
@@ -73,6 +74,9 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
 
   // semi-judge (and semi-ask): every segment must pass on its own; a relative path is
   // checked from every folder the line may be in, as the kernel will resolve it.
+  // bash's `cd` is logical (`x/..` is where x was named): every folder the line reaches must pass a read check, once per line.
+  const outsideFolder = cwds.map((cwd) => paths.read(cwd)).find((why) => why !== undefined);
+  const reasonOf = outsideFolder === undefined ? undefined : `it runs in ${outsideFolder}`;
   const reasons: string[] = [];
   /** Only the segments that asked are offered for the session (or always): not the read-only ones around them. */
   const asking: string[] = [];
@@ -99,7 +103,7 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
       decidedBy = `allowed for this session: ${sessionKey(segmentKey(segment))}`;
     } else {
       const objection = segment.argv ? whyNotWhitelisted(segment.argv, paths.read) : { why: 'its words are not all literal', judgeable: false };
-      const beyond = objection || !segment.argv ? undefined : await whyListedAsks(segment.argv, paths, cwds, input.env ?? process.env);
+      const beyond = objection || !segment.argv ? undefined : (reasonOf ?? (await whyListedAsks(segment.argv, paths, cwds, input.env ?? process.env)));
       if (objection) {
         ask(`${label}: ${objection.why}`);
         judgeable &&= objection.judgeable;
@@ -123,11 +127,6 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
 async function whyListedAsks(argv: readonly string[], paths: CommandPaths, cwds: readonly string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const lookup = paths.lookup(argv[0]!);
   if (lookup) return lookup;
-  // bash's `cd` is logical (`x/..` is where x was named): every folder the line reaches must pass too.
-  for (const cwd of cwds) {
-    const why = paths.read(cwd);
-    if (why) return `it runs in ${why}`;
-  }
   if (isVersionQuery(argv)) return paths.toolchain();
   if (argv[0] !== 'git' || argv.length < 2) return undefined;
   for (const cwd of cwds.filter((c) => fs.statSync(c, { throwIfNoEntry: false })?.isDirectory())) {
