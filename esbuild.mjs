@@ -24,7 +24,9 @@ const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', mai
 
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
-  { ...node, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  // The extension's activation, the panel it requires when the view resolves, and the
+  // conversation runtime the panel requires on first use (src/extension/lazyBundle.ts).
+  { ...node, entryPoints: { extension: 'src/extension/extension.ts', panel: 'src/extension/panel.ts', runtime: 'src/core/conversation/index.ts' }, outdir: 'dist', external: ['vscode'] },
   {
     ...node,
     entryPoints: { cli: 'src/cli/main.ts' },

@@ -25,7 +25,7 @@ export function toolSession(root, { ripgrep } = {}) {
     ripgrep,
     settings: {},
   };
-  const session = new core.ToolSession(core.builtinRegistry(), ctx, async () => ({ approved: true }));
+  const session = new core.CallPipeline(core.builtinRegistry(), ctx, async () => ({ approved: true }));
   return {
     async call(tool, input) {
       const outcome = await session.call(tool, input);

@@ -1,7 +1,7 @@
 // What the benchmarks drive in-process: the tool runtime exactly as the CLI builds it.
 export { builtinRegistry } from '../src/core/tools/builtins';
 export { DEFAULT_LIMITS } from '../src/core/tools/contract';
-export { ToolSession } from '../src/core/tools/session';
+export { CallPipeline } from '../src/core/conversation/pipeline';
 export { forgetDigest } from '../src/core/workspace/fileScan';
 export { FileSnapshots } from '../src/core/workspace/snapshots';
 export { Trash } from '../src/core/workspace/trash';

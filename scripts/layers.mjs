@@ -11,12 +11,18 @@ import { repoRoot } from './paths.mjs';
 const builtins = new Set(builtinModules);
 const isNodeBuiltin = (spec) => spec.startsWith('node:') || builtins.has(spec.split('/')[0]);
 
-/** Each layer: where it lives, and what it may not import. */
+/** What only the conversation runtime assembles: a face importing one of these wires a conversation itself. */
+const FACE_MAY_NOT_REACH = ['src/core/conversation/pipeline', 'src/core/agent/systemPrompt', 'src/core/agent/compaction', 'src/core/tools/builtins', 'src/core/tools/registry', 'src/core/workspace/workspace'];
+
 /** Each layer: where it lives, what it may not import, and (browser layers) the only npm packages it may. */
 export const LAYERS = [
   { name: 'core', dir: 'src/core', noVscode: true, noNode: false, mayNotReach: ['src/extension', 'src/cli', 'webview'] },
   { name: 'shared', dir: 'src/shared', noVscode: true, noNode: true, mayNotReach: ['src/core', 'src/extension', 'src/cli', 'webview'], packages: ['zod'] },
-  { name: 'cli', dir: 'src/cli', noVscode: true, noNode: false, mayNotReach: ['src/extension', 'webview'] },
+  { name: 'cli', dir: 'src/cli', noVscode: true, noNode: false, mayNotReach: ['src/extension', 'webview', ...FACE_MAY_NOT_REACH] },
+  // A tool describes what it touches and does it; the call pipeline (and the gate) are the runtime's (DESIGN.md §1).
+  { name: 'tools', dir: 'src/core/tools', noVscode: true, noNode: false, mayNotReach: ['src/core/permissions', 'src/core/conversation'] },
+  // A face supplies hooks; the conversation is wired in src/core/conversation only.
+  { name: 'extension', dir: 'src/extension', noVscode: false, noNode: false, mayNotReach: FACE_MAY_NOT_REACH },
   { name: 'webview', dir: 'webview', noVscode: true, noNode: true, mayNotReach: ['src/core', 'src/extension', 'src/cli'], packages: ['svelte', 'zod', 'marked'] },
 ];
 

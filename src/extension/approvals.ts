@@ -4,7 +4,7 @@
 // shows the proposal in VS Code's diff editor.
 import * as vscode from 'vscode';
 import { ApprovalBroker } from '../core/permissions/approvals';
-import type { ApprovalReply, ApprovalRequest } from '../core/tools/session';
+import type { ApprovalReply, ApprovalRequest } from '../core/permissions/approvals';
 import type { ApprovalCard, HostMessage } from '../shared/messages';
 import { ProposalEditor } from './proposalEditor';
 
@@ -69,7 +69,8 @@ export class ApprovalCards implements vscode.Disposable {
     const card = this.cards.get(id);
     // The host decides what an answer may do, not the webview: no rule without canAlways,
     // no grant without something grantable.
-    const scope = answer === 'always' && card?.canAlways ? 'always' : answer !== 'once' && request.permission.sessionGrants.length > 0 ? 'session' : 'once';
+    const grantable = request.permission.sessionGrants.length > 0 || request.assessment.offers !== undefined;
+    const scope = answer === 'always' && card?.canAlways ? 'always' : answer !== 'once' && grantable ? 'session' : 'once';
     const edited = await this.proposals.editedText(id);
     if (!this.broker.isPending(id)) {
       this.log.warn(`Approval ${id} was withdrawn while it was being answered; nothing was allowed.`);

@@ -5,15 +5,18 @@ import { modelStatusOf } from '../core/modelStatus';
 import { dispatch, parseWebviewMessage, type HostMessage, type ModelStatus, type WebviewMessage } from '../shared/messages';
 import { ApprovalCards } from './approvals';
 import { windowOf } from '../core/model/modelInfo';
+import type { Conversation, SavedState } from '../core/conversation/index';
 import type { HistoryItem } from '../core/model/modelClient';
+import type { SessionGrants } from '../core/permissions/grants';
 import { SessionStore, type SessionMeta } from '../core/sessions/sessionStore';
-import { ChatAgent } from './chatAgent';
+import type { Todo } from '../core/todos/todoStore';
 import { applySetup, modelFromSettings, setupChoices } from './modelFromSettings';
+import { openPanelConversation } from './panelConversation';
+import { QuestionModal } from './questions';
 import { readSettings } from './settings';
 import { Transcript } from './transcript';
 import { renderWebviewHtml } from './webviewHtml';
 
-export const CHAT_VIEW_ID = 'peon.chatView';
 
 /** What the webview reported when it mounted (the in-host tests await this). */
 export interface RenderReport {
@@ -35,7 +38,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.post(message);
   });
   private readonly approvals: ApprovalCards;
-  private agent: ChatAgent;
+  private readonly questions: QuestionModal;
+  /** Made on first use (the runtime loads then), and anew for a new or resumed chat. */
+  private conversation: Conversation | undefined;
+  /** What the next conversation starts from: a resumed session's history and state. */
+  private resumed: { history: HistoryItem[]; state?: SavedState } | undefined;
   private session: string | undefined;
   private readonly sessions: SessionStore;
   private model: ModelStatus;
@@ -53,7 +60,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   ) {
     this.sessions = new SessionStore(vscode.Uri.joinPath(storageUri, 'sessions').fsPath);
     this.approvals = new ApprovalCards((message) => this.post(message), log, storageUri, (callId, waiting) => this.transcript.awaiting(callId, waiting));
-    this.agent = this.newAgent();
+    this.questions = new QuestionModal((message) => this.post(message), log);
     this.model = this.readModel();
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
@@ -92,16 +99,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   newChat(): void {
-    this.agent.stop();
-    this.agent = this.newAgent();
+    this.conversation?.stop();
+    this.conversation = undefined;
+    this.resumed = undefined;
     this.session = undefined;
     this.transcript.clear();
     this.postInit();
   }
 
   /** What is allowed for this chat's session (the panel lists it; in-host tests read it). */
-  get grants(): ChatAgent['grants'] {
-    return this.agent.grants;
+  get grants(): SessionGrants | undefined {
+    return this.conversation?.state.grants;
   }
 
   /** Saved conversations, newest first. */
@@ -109,11 +117,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     return this.sessions.list();
   }
 
-  /** Continues a saved conversation: its transcript in the panel, its history for the model. */
+  /** Continues a saved conversation: its transcript in the panel, its history and state (mode, grants) for the model. */
   resume(id: string): void {
     const loaded = this.sessions.load(id);
-    this.agent.stop();
-    this.agent = this.newAgent(loaded.history);
+    this.conversation?.stop();
+    this.conversation = undefined;
+    this.resumed = { history: loaded.history, ...(loaded.state ? { state: loaded.state } : {}) };
     this.session = id;
     this.transcript.restore(loaded.view);
     this.postInit();
@@ -125,57 +134,118 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   stop(): void {
-    this.agent.stop();
+    this.conversation?.stop();
   }
 
-  private newAgent(history: HistoryItem[] = []): ChatAgent {
-    return new ChatAgent(
-      {
-        extensionUri: this.extensionUri,
-        storageUri: this.storageUri,
+  /** The chat's conversation, assembled by the runtime on first use; undefined with no folder open. */
+  private ensureConversation(): Conversation | undefined {
+    if (this.conversation) return this.conversation;
+    const conversation = openPanelConversation({
+      extensionUri: this.extensionUri,
+      storageUri: this.storageUri,
+      settings: readSettings(),
+      hooks: {
         approve: this.approvals.broker.approve,
-        onGrants: (grants) => this.post({ type: 'grants', grants: [...grants] }),
-        onEvent: (event) => this.transcript.apply(event),
+        ask: this.questions.ask,
+        onProgress: (text) => this.transcript.progress(text),
         onHistory: (item) => {
           if (this.session) this.sessions.append(this.session, { type: 'history', item });
         },
-        onProgress: (text) => this.transcript.progress(text),
         onReset: (history) => {
           if (this.session) this.sessions.append(this.session, { type: 'reset', history: [...history] });
         },
+        onState: (state) => {
+          if (this.conversation === conversation) this.stateChanged(state);
+        },
       },
-      history,
-    );
+      ...this.resumed,
+    });
+    if (!conversation) return undefined;
+    this.conversation = conversation;
+    conversation.todos.onChange((todos) => {
+      if (this.conversation === conversation) this.postTodos(todos);
+    });
+    this.postState();
+    void this.refreshTodos();
+    return conversation;
+  }
+
+  private stateChanged(state: SavedState): void {
+    if (this.session) this.sessions.append(this.session, { type: 'state', state });
+    this.post({ type: 'grants', grants: [...state.grants] });
+    this.post({ type: 'mode', mode: state.mode });
+  }
+
+  private postState(): void {
+    const state = this.conversation?.state.snapshot();
+    this.post({ type: 'grants', grants: [...(state?.grants ?? [])] });
+    this.post({ type: 'mode', mode: state?.mode ?? 'normal' });
+  }
+
+  private postTodos(todos: readonly Todo[], problem?: string): void {
+    const items = todos.map((t) => ({ id: t.id, title: t.title, ...(t.description ? { description: t.description } : {}), status: t.status, priority: t.priority, dependsOn: [...t.dependsOn] }));
+    this.post({ type: 'todos', todos: items, ...(problem ? { problem } : {}) });
+  }
+
+  private async refreshTodos(): Promise<void> {
+    const conversation = this.conversation;
+    if (!conversation) return;
+    try {
+      const { todos, setAside } = await conversation.todos.list();
+      this.postTodos(todos, setAside ? `The todo file did not parse; it was kept aside as ${setAside}.` : undefined);
+    } catch (error) {
+      this.postTodos([], `The todo list could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** The person ticked, renamed or deleted a todo in the panel; the model sees it on its next request. */
+  private async editTodo(message: Extract<WebviewMessage, { type: 'editTodo' }>): Promise<void> {
+    const conversation = this.ensureConversation();
+    if (!conversation) return;
+    try {
+      await conversation.todos.write(message.action === 'delete' ? { id: message.id, action: 'delete' } : { id: message.id, ...(message.status ? { status: message.status } : {}), ...(message.title ? { title: message.title } : {}) });
+    } catch (error) {
+      this.log.warn(`The todo ${message.id} was not changed: ${error instanceof Error ? error.message : String(error)}`);
+      await this.refreshTodos();
+    }
   }
 
   /** A message from the composer: one agent turn, streamed into the transcript. */
   private async send(text: string): Promise<void> {
-    if (this.agent.busy) {
+    if (this.conversation?.busy) {
       this.transcript.append({ kind: 'notice', level: 'info', text: 'Peon is still working on the last message; press Stop to end it first.' });
       return;
     }
+    const isNew = this.session === undefined;
     this.session ??= this.sessions.create(text).id;
     this.transcript.append({ kind: 'user', text });
     const settings = readSettings();
+    const conversation = this.ensureConversation();
+    if (!conversation) {
+      this.transcript.append({ kind: 'notice', level: 'error', text: 'Open a folder first: Peon works on a workspace.' });
+      return;
+    }
+    if (isNew) this.sessions.append(this.session, { type: 'state', state: conversation.state.snapshot() });
     const client = await modelFromSettings(settings.values, this.secrets);
     if ('problem' in client) {
       this.transcript.append({ kind: 'notice', level: 'warning', text: `${client.problem} Nothing was sent anywhere.` });
       return;
     }
-    const agent = this.agent;
+    conversation.configure(settings.values, settings.layers);
     this.transcript.contextWindow = windowOf(client);
     this.post({ type: 'busy', busy: true });
     try {
-      await agent.run(text, client, settings.values, settings.layers);
+      await conversation.turn(text, client, (event) => this.transcript.apply(event));
     } catch (error) {
       this.transcript.append({ kind: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
     } finally {
-      if (agent === this.agent) this.post({ type: 'busy', busy: false });
+      if (conversation === this.conversation) this.post({ type: 'busy', busy: false });
     }
   }
 
   dispose(): void {
     this.approvals.dispose();
+    this.questions.dispose();
     for (const d of this.disposables) d.dispose();
   }
 
@@ -190,7 +260,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         // Also after the view was hidden and shown again: its page reloads and asks anew.
         ready: (message) => {
           this.postInit();
-          if (this.agent.busy) this.post({ type: 'busy', busy: true });
+          if (this.conversation?.busy) this.post({ type: 'busy', busy: true });
           // First run: offer a local model server if one answers on this machine.
           if (this.model.state === 'unconfigured') void setupChoices().then((choices) => this.post({ type: 'localModels', ...choices }));
           this.rendered.resolve({ composer: message.composer });
@@ -201,7 +271,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         setup: (message) => void applySetup(message, this.secrets),
         answer: (message) => void this.approvals.answer(message.id, message.answer, message.message),
         openDiff: (message) => void this.approvals.openDiff(message.id),
-        revokeGrant: (message) => this.agent.grants.revoke(message.tool, message.pattern),
+        revokeGrant: (message) => this.conversation?.state.grants.revoke(message.tool, message.pattern),
+        answerQuestions: (message) => this.questions.answer(message.id, message.answers),
+        dismissQuestions: (message) => this.questions.dismiss(message.id),
+        editTodo: (message) => void this.editTodo(message),
       },
       parsed.message,
     );
@@ -211,8 +284,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private postInit(): void {
     const { entries, meter } = this.transcript;
     this.post({ type: 'init', entries, model: this.model, ...(meter ? { meter } : {}) });
-    this.post({ type: 'grants', grants: this.agent.grants.list() });
+    this.postState();
     for (const card of this.approvals.pending()) this.post({ type: 'approval', card });
+    for (const request of this.questions.pending()) this.post({ type: 'question', request });
+    // The todo list is the workspace's: shown from the start, the runtime loaded after the panel drew.
+    if (this.conversation) void this.refreshTodos();
+    else setImmediate(() => this.ensureConversation());
   }
 
   private post(message: HostMessage): void {

@@ -1,29 +1,34 @@
 import * as vscode from 'vscode';
-import { CHAT_VIEW_ID, ChatViewProvider, type RenderReport } from './chatViewProvider';
-import { showHistory } from './historyPicker';
-import { selectModel, setApiKey } from './modelFromSettings';
+import type { RenderReport } from './chatViewProvider';
+import { lazyBundle } from './lazyBundle';
+import type * as Panel from './panel';
+
+export const CHAT_VIEW_ID = 'peon.chatView';
 
 /** What `activate` returns; the in-host integration suite reads it. */
 export interface PeonApi {
   readonly chat: { whenRendered(): Promise<RenderReport> };
 }
 
-// activate() stays synchronous: no network, no secrets, no workspace scan (PERF.md B12).
+const panelBundle = lazyBundle<typeof Panel>('panel');
+
+// activate() stays synchronous and small: no network, no secrets, no workspace scan; the
+// panel's code loads when the view first resolves or a command first runs (PERF.md B12).
 export function activate(context: vscode.ExtensionContext): PeonApi {
   const log = vscode.window.createOutputChannel('Peon', { log: true });
-  const chat = new ChatViewProvider(context.extensionUri, log, context.storageUri ?? context.globalStorageUri, context.secrets);
+  let panel: ReturnType<typeof Panel.openPanel> | undefined;
+  const open = (): ReturnType<typeof Panel.openPanel> => (panel ??= panelBundle().openPanel(context, log));
   context.subscriptions.push(
     log,
-    chat,
-    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chat),
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, { resolveWebviewView: (view) => open().chat.resolveWebviewView(view) }),
     vscode.commands.registerCommand('peon.focusChat', () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`)),
-    vscode.commands.registerCommand('peon.newChat', () => chat.newChat()),
-    vscode.commands.registerCommand('peon.stop', () => chat.stop()),
-    vscode.commands.registerCommand('peon.setApiKey', () => setApiKey(context.secrets)),
-    vscode.commands.registerCommand('peon.selectModel', () => selectModel(context.secrets)),
-    vscode.commands.registerCommand('peon.showHistory', () => showHistory(chat)),
+    vscode.commands.registerCommand('peon.newChat', () => open().chat.newChat()),
+    vscode.commands.registerCommand('peon.stop', () => open().chat.stop()),
+    vscode.commands.registerCommand('peon.setApiKey', () => open().setApiKey()),
+    vscode.commands.registerCommand('peon.selectModel', () => open().selectModel()),
+    vscode.commands.registerCommand('peon.showHistory', () => open().showHistory()),
   );
-  return { chat: { whenRendered: () => chat.whenRendered() } };
+  return { chat: { whenRendered: () => open().chat.whenRendered() } };
 }
 
 export function deactivate(): void {}

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { anthropicClient } from '../core/model/anthropicClient';
 import type { ModelClient } from '../core/model/modelClient';
-import { openaiClient } from '../core/model/openaiClient';
+import { runtime } from './runtime';
 import { availableLmModels, vscodeLmClient } from './vscodeLmClient';
 import type { SettingValues } from '../core/settings';
 
@@ -22,11 +21,11 @@ export async function modelFromSettings(values: SettingValues, secrets: vscode.S
   const key = await secrets.get(SECRET_KEYS[provider]);
   if (provider === 'anthropic') {
     if (!key) return { problem: 'No Anthropic API key yet: run "Peon: Set API Key".' };
-    return anthropicClient({ apiKey: key, model, ...(baseUrl ? { baseUrl } : {}) });
+    return runtime().modelClient('anthropic', { apiKey: key, model, ...(baseUrl ? { baseUrl } : {}) });
   }
   // A local OpenAI-compatible server (Ollama, LM Studio, llama.cpp) needs no key.
   if (!key && !baseUrl) return { problem: 'No OpenAI API key yet: run "Peon: Set API Key" (or set peon.model.baseUrl for a local server).' };
-  return openaiClient({ apiKey: key ?? 'none', model, ...(baseUrl ? { baseUrl } : {}) });
+  return runtime().modelClient('openai', { apiKey: key ?? 'none', model, ...(baseUrl ? { baseUrl } : {}) });
 }
 
 const PROVIDERS = [

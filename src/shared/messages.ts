@@ -50,6 +50,17 @@ export const ApprovalSummary = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('network'), url: z.string().max(8192) }),
   z.object({ kind: z.literal('question'), text: z.string().max(20_000) }),
   z.object({ kind: z.literal('generic'), text: z.string().max(20_000) }),
+  /**
+   * exitplanmode: the plan as Markdown, where it came from, and what it declared it will
+   * touch (approving "with the plan's grants" allows exactly these for the session).
+   */
+  z.object({
+    kind: z.literal('plan'),
+    plan: z.string().max(200_000),
+    source: z.string().max(4096),
+    files: z.array(z.string().max(4096)).max(100),
+    commands: z.array(z.string().max(4096)).max(100),
+  }),
 ]);
 export type ApprovalSummary = z.infer<typeof ApprovalSummary>;
 
@@ -73,7 +84,46 @@ export const ApprovalCard = z.object({
 });
 export type ApprovalCard = z.infer<typeof ApprovalCard>;
 
-export const Grant = z.object({ tool: z.string().max(200), pattern: z.string().max(20_000) });
+export const Grant = z.object({
+  tool: z.string().max(200),
+  pattern: z.string().max(20_000),
+  /** A plan's grant is a glob (files) or a command pattern, not an exact path or segment. */
+  origin: z.enum(['approval', 'plan']).optional(),
+});
+
+export const MAX_QUESTIONS = 20;
+/** One askuserquestion question (DESIGN.md §4). */
+export const Question = z.object({
+  id: z.string().min(1).max(100),
+  question: z.string().min(1).max(4000),
+  type: z.enum(['text', 'select']),
+  options: z.array(z.string().min(1).max(500)).max(50).optional(),
+  required: z.boolean().optional(),
+});
+export type Question = z.infer<typeof Question>;
+/** Questions waiting for the person: the modal is open until answered or withdrawn. */
+export const QuestionRequest = z.object({
+  id,
+  /** Who asks: `main`, or a subagent's name (its questions are labelled with it). */
+  agent: z.string().max(100),
+  questions: z.array(Question).min(1).max(MAX_QUESTIONS),
+});
+export type QuestionRequest = z.infer<typeof QuestionRequest>;
+
+export const TODO_STATUSES = ['pending', 'in_progress', 'completed', 'cancelled'] as const;
+export const TODO_PRIORITIES = ['high', 'medium', 'low'] as const;
+export const TodoItem = z.object({
+  id: z.string().min(1).max(100),
+  title: z.string().max(500),
+  description: z.string().max(4000).optional(),
+  status: z.enum(TODO_STATUSES),
+  priority: z.enum(TODO_PRIORITIES),
+  dependsOn: z.array(z.string().max(100)).max(50),
+});
+export type TodoItem = z.infer<typeof TodoItem>;
+
+/** The conversation's mode: in `plan` the runtime keeps the agent read-only. */
+export const Mode = z.enum(['normal', 'plan']);
 
 /** The token meter's numbers. */
 const Meter = z.object({
@@ -116,6 +166,14 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('grants'), grants: z.array(Grant).max(1000) }),
   /** Whether a turn is running (the composer offers Stop). */
   z.object({ type: z.literal('busy'), busy: z.boolean() }),
+  /** askuserquestion: the modal opens with these questions. */
+  z.object({ type: z.literal('question'), request: QuestionRequest }),
+  /** The questions were answered, or withdrawn (Stop): the modal closes. */
+  z.object({ type: z.literal('questionSettled'), id }),
+  /** The todo list as it is now (.peon/todos.json); `problem`: why it could not be read as it was. */
+  z.object({ type: z.literal('todos'), todos: z.array(TodoItem).max(1000), problem: z.string().max(2000).optional() }),
+  /** Plan mode on or off (the banner). */
+  z.object({ type: z.literal('mode'), mode: Mode }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -130,6 +188,18 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   /** Open a file change's proposal in VS Code's diff editor (without taking focus). */
   z.object({ type: z.literal('openDiff'), id }),
   z.object({ type: z.literal('revokeGrant'), tool: z.string().max(200), pattern: z.string().max(20_000) }),
+  /** The modal's answers, by question id; the host checks them against the pending questions. */
+  z.object({ type: z.literal('answerQuestions'), id, answers: z.record(z.string().max(100), z.string().max(20_000)) }),
+  /** The person closed the modal without answering. */
+  z.object({ type: z.literal('dismissQuestions'), id }),
+  /** The person ticked, renamed or deleted a todo in the panel. */
+  z.object({
+    type: z.literal('editTodo'),
+    id: z.string().min(1).max(100),
+    action: z.enum(['update', 'delete']),
+    status: z.enum(TODO_STATUSES).optional(),
+    title: z.string().trim().min(1).max(500).optional(),
+  }),
   /** A first-run choice: a provider (asks for a key and a model), or a local model found by the host. */
   z.discriminatedUnion('choice', [
     z.object({ type: z.literal('setup'), choice: z.enum(['anthropic', 'openai']) }),

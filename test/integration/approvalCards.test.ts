@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { ApprovalRequest } from '../../src/core/tools/session';
+import type { ApprovalRequest } from '../../src/core/permissions/approvals';
 import { ApprovalCards } from '../../src/extension/approvals';
 import type { HostMessage } from '../../src/shared/messages';
 

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { resolveSettings } from '../../src/core/settings';
 import { DEFAULT_LIMITS } from '../../src/core/tools/contract';
 import { builtinRegistry } from '../../src/core/tools/builtins';
-import { ToolSession } from '../../src/core/tools/session';
+import { CallPipeline } from '../../src/core/conversation/pipeline';
 import { FileSnapshots } from '../../src/core/workspace/snapshots';
 import { Trash } from '../../src/core/workspace/trash';
 import { Workspace } from '../../src/core/workspace/workspace';
@@ -27,7 +27,7 @@ suite('read carries the editor\'s diagnostics', () => {
     collection.set(vscode.Uri.file(path.join(root, 'a.ts')), [warning, error]);
     try {
       assert.deepEqual(diagnosticsFor(path.join(root, 'a.ts')), ["2:13 error: Cannot find name 'y'. (ts 2304)", "1:5 warning: 'x' is declared but never used."]);
-      const session = new ToolSession(
+      const session = new CallPipeline(
         builtinRegistry(),
         {
           signal: new AbortController().signal,

@@ -8,7 +8,7 @@ import type { HistoryItem } from '../../src/core/model/modelClient';
 import { resolveSettings } from '../../src/core/settings';
 import { DEFAULT_LIMITS } from '../../src/core/tools/contract';
 import { builtinRegistry } from '../../src/core/tools/builtins';
-import { ToolSession } from '../../src/core/tools/session';
+import { CallPipeline } from '../../src/core/conversation/pipeline';
 import { FileSnapshots } from '../../src/core/workspace/snapshots';
 import { Trash } from '../../src/core/workspace/trash';
 import { Workspace } from '../../src/core/workspace/workspace';
@@ -43,7 +43,7 @@ async function scriptedModel(): Promise<vscode.LanguageModelChat> {
 function turn(model: vscode.LanguageModelChat, root: string, prompt: string, signal = new AbortController().signal) {
   const tools = builtinRegistry();
   const specs = tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
-  const session = new ToolSession(
+  const session = new CallPipeline(
     tools,
     {
       signal,

@@ -10,6 +10,23 @@ describe('layers (DESIGN.md §1)', () => {
   });
 
   describe('the check catches each kind of violation', () => {
+    test('a tool reaching the gate or the runtime, a face wiring a conversation itself', () => {
+      root = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-layers-'));
+      write('src/core/tools/t.ts', "import { judge } from '../permissions/gate';\nexport const t = judge;\n");
+      write('src/core/tools/u.ts', "import type { CallPipeline } from '../conversation/pipeline';\nexport type U = CallPipeline;\n");
+      write('src/extension/v.ts', "import { buildSystemPrompt } from '../core/agent/systemPrompt';\nexport const v = buildSystemPrompt;\n");
+      write('src/cli/w.ts', "import { CallPipeline } from '../core/conversation/pipeline';\nexport const w = CallPipeline;\n");
+      write('src/cli/ok.ts', "import { openConversation } from '../core/conversation/conversation';\nexport const ok = openConversation;\n");
+      expect(checkLayers(root).sort()).toEqual(
+        [
+          "src/cli/w.ts: cli imports '../core/conversation/pipeline' from src/core/conversation/pipeline",
+          "src/core/tools/t.ts: tools imports '../permissions/gate' from src/core/permissions",
+          "src/core/tools/u.ts: tools imports '../conversation/pipeline' from src/core/conversation",
+          "src/extension/v.ts: extension imports '../core/agent/systemPrompt' from src/core/agent/systemPrompt",
+        ].sort(),
+      );
+    });
+
     let root: string;
     const write = (file: string, text: string): void => {
       fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });

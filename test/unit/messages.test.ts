@@ -16,7 +16,7 @@ describe('webview -> host messages are validated', () => {
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'setup' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'editTodo' \| 'setup' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -78,6 +78,9 @@ test('dispatch calls the handler of the message type, and only it', () => {
     answer: () => seen.push('answer'),
     openDiff: () => seen.push('openDiff'),
     revokeGrant: () => seen.push('revokeGrant'),
+    answerQuestions: () => seen.push('answerQuestions'),
+    dismissQuestions: () => seen.push('dismissQuestions'),
+    editTodo: () => seen.push('editTodo'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
   dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });

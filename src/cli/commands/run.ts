@@ -2,15 +2,10 @@
 // tool session as the panel. --json prints one event per line, tool results whole; the
 // human-readable mode cuts tool results to 500 characters (the model always gets them whole).
 
-import { runAgentTurn, type LoopEvent } from '../../core/agent/loop';
-import { priceOf, windowOf } from '../../core/model/modelInfo';
-import { buildSystemPrompt } from '../../core/agent/systemPrompt';
-import { anthropicClient } from '../../core/model/anthropicClient';
+import type { LoopEvent } from '../../core/agent/loop';
+import { modelClient } from '../../core/model/clients';
 import type { ModelClient } from '../../core/model/modelClient';
-import { modelJudge } from '../../core/permissions/judgeModel';
 import type { SettingValues } from '../../core/settings';
-import { openaiClient } from '../../core/model/openaiClient';
-import { builtinRegistry } from '../../core/tools/builtins';
 import { formatUsd } from '../../shared/format';
 import { parseArgs, UsageError } from '../args';
 import type { CliIo } from '../io';
@@ -18,17 +13,21 @@ import { openToolHost } from '../toolHost';
 
 const SHOWN_RESULT_CHARS = 500;
 
-function makeClient(provider: string, model: string, baseUrl: string | undefined): ModelClient {
+function makeClient(values: SettingValues): ModelClient {
+  const provider = values['peon.model.provider'] ?? 'anthropic';
+  const model = values['peon.model.id'];
+  const baseUrl = values['peon.model.baseUrl'];
+  if (!model) throw new UsageError('Name the model with --model (or peon.model.id in --config).');
   if (provider === 'anthropic') {
     const apiKey = process.env.ANTHROPIC_API_KEY;
     if (!apiKey) throw new UsageError('Set ANTHROPIC_API_KEY to use --provider anthropic.');
-    return anthropicClient({ apiKey, model, ...(baseUrl ? { baseUrl } : {}) });
+    return modelClient('anthropic', { apiKey, model, ...(baseUrl ? { baseUrl } : {}) });
   }
   if (provider === 'openai') {
     // Local OpenAI-compatible servers (Ollama, LM Studio, llama.cpp) need no key.
     const apiKey = process.env.OPENAI_API_KEY ?? (baseUrl ? 'none' : undefined);
     if (!apiKey) throw new UsageError('Set OPENAI_API_KEY (or give --base-url for a local server) to use --provider openai.');
-    return openaiClient({ apiKey, model, ...(baseUrl ? { baseUrl } : {}) });
+    return modelClient('openai', { apiKey, model, ...(baseUrl ? { baseUrl } : {}) });
   }
   throw new UsageError(`--provider takes anthropic or openai, not ${JSON.stringify(provider)}.`);
 }
@@ -75,38 +74,24 @@ export const runCommand = {
     const args = parseArgs(argv, ['workspace', 'provider', 'model', 'base-url', 'approve', 'config'], ['json']);
     const prompt = args.positionals.join(' ').trim();
     if (prompt === '') throw new UsageError('peon run needs a prompt.');
-    const clientFor = (values: SettingValues): ModelClient => {
-      const provider = args.values.provider ?? values['peon.model.provider'] ?? 'anthropic';
-      const model = args.values.model ?? values['peon.model.id'];
-      if (!model) throw new UsageError('Name the model with --model (or peon.model.id in --config).');
-      return makeClient(provider, model, args.values['base-url'] ?? values['peon.model.baseUrl']);
-    };
+    const provider = args.values.provider;
+    if (provider !== undefined && provider !== 'anthropic' && provider !== 'openai') throw new UsageError(`--provider takes anthropic or openai, not ${JSON.stringify(provider)}.`);
     const host = openToolHost({
       workspace: args.values.workspace,
       config: args.values.config,
       approve: args.values.approve,
-      judge: (values, signal) => modelJudge(clientFor(values), signal),
+      overrides: {
+        ...(provider ? { 'peon.model.provider': provider } : {}),
+        ...(args.values.model ? { 'peon.model.id': args.values.model } : {}),
+        ...(args.values['base-url'] ? { 'peon.model.baseUrl': args.values['base-url'] } : {}),
+      },
     });
     try {
       for (const warning of host.warnings) io.stderr(`peon: ${warning}\n`);
-      const values = host.settings.values;
-      const client = clientFor(values);
-      const price = priceOf(client.provider, client.model, args.values['base-url'] ?? values['peon.model.baseUrl'], values['peon.model.price']);
-      const tools = builtinRegistry()
-        .list()
-        .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+      const client = makeClient(host.settings.values);
       const json = args.flags.has('json');
       const last = {};
-      await runAgentTurn([], prompt, {
-        client,
-        session: host.session,
-        system: buildSystemPrompt({ workspace: host.workspace, tools, date: new Date() }),
-        tools,
-        signal: host.signal,
-        compaction: { contextWindow: windowOf(client), threshold: values['peon.compaction.threshold'] ?? 0.8, keepTurns: 1, memoryRoot: host.workspace.root.root },
-        ...(price ? { price } : {}),
-        onEvent: (event) => (json ? io.stdout(`${JSON.stringify(event)}\n`) : human(event, io, last)),
-      });
+      await host.conversation.turn(prompt, client, (event) => (json ? io.stdout(`${JSON.stringify(event)}\n`) : human(event, io, last)));
     } finally {
       host.close();
     }

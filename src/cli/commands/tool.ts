@@ -48,14 +48,14 @@ export const toolCommand = {
       batch === undefined
         ? [{ tool: name!, input: parseJson(args.values.input ?? '{}', '--input') }]
         : batchLines(fs.readFileSync(batch === '-' ? 0 : batch, 'utf8'));
-    const host = openToolHost({ workspace: args.values.workspace, config: args.values.config, approve: args.values.approve });
+    const host = openToolHost({ workspace: args.values.workspace, config: args.values.config, approve: args.values.approve, batch: batch !== undefined });
     try {
       for (const warning of host.warnings) io.stderr(`peon: ${warning}\n`);
       for (const call of calls) {
         const outcome =
           'error' in call
             ? { tool: null, ok: false, error: { code: 'invalid_input', message: `Batch ${call.error}` } }
-            : await host.session.call(call.tool, call.input);
+            : await host.conversation.call(call.tool, call.input);
         io.stdout(`${JSON.stringify(withAllKeys(outcome))}\n`);
       }
     } finally {

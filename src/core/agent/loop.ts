@@ -1,9 +1,9 @@
 // The agent loop (DESIGN.md §6): stream the model's turn; run each tool call in order
-// through the one tool session (validate, assess, gate, execute); append the results;
+// through the conversation's call pipeline (validate, assess, gate, execute); append the results;
 // next turn, until the model stops, the user cancels, the step cap, or the same failing
 // call repeats. Every tool call gets exactly one result, so the next request is always
 // valid for the provider.
-import type { ToolSession, ToolCallOutcome } from '../tools/session';
+import type { ToolCallOutcome } from '../conversation/pipeline';
 import { addUsage, ModelError, NO_USAGE, type HistoryItem, type ModelClient, type ModelEvent, type ToolCall, type ToolSpec, type Usage } from '../model/modelClient';
 import { costOf, type Price } from '../model/modelInfo';
 import { compact, saveSummary, type CompactionPolicy } from './compaction';
@@ -25,10 +25,20 @@ export type LoopEvent =
   | { readonly type: 'compacted'; readonly summary: string; readonly memoryId?: string }
   | { readonly type: 'final'; readonly reason: FinalReason; readonly text: string; readonly error?: string };
 
+/** Runs one tool call to its outcome (the conversation's call pipeline). */
+export interface ToolCaller {
+  call(name: string, input: unknown, callId?: string): Promise<ToolCallOutcome>;
+}
+
 export interface LoopOptions {
   readonly client: ModelClient;
-  readonly session: ToolSession;
+  readonly session: ToolCaller;
   readonly system: string;
+  /**
+   * What rides along with every model request after the system prompt (plan mode's
+   * reminder, the open todos), read afresh each time: compaction cannot lose it.
+   */
+  readonly reminders?: () => Promise<readonly string[]>;
   readonly tools: readonly ToolSpec[];
   readonly signal: AbortSignal;
   readonly onEvent: (event: LoopEvent) => void;
@@ -110,7 +120,9 @@ export async function runAgentTurn(
     let done: Extract<ModelEvent, { type: 'done' }> | undefined;
     const incomplete = new Set<string>();
     try {
-      for await (const event of streamWithRetry(options.client, { system: options.system, history, tools: options.tools, maxTokens: options.maxTokens ?? 8192 }, options.signal, options.retry, (r) => options.onEvent({ type: 'retry', ...r }))) {
+      const reminders = (await options.reminders?.()) ?? [];
+      const system = [options.system, ...reminders].join('\n\n');
+      for await (const event of streamWithRetry(options.client, { system, history, tools: options.tools, maxTokens: options.maxTokens ?? 8192 }, options.signal, options.retry, (r) => options.onEvent({ type: 'retry', ...r }))) {
         if (event.type === 'text') options.onEvent({ type: 'text', delta: event.delta });
         else if (event.type === 'tool_call' && !event.complete) incomplete.add(event.call.id);
         else if (event.type === 'done') done = event;

@@ -101,6 +101,8 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
       decidedBy = match.source;
     } else if (place !== undefined && input.grants?.has(input.tool, sessionKey(segmentKey(segment)))) {
       decidedBy = `allowed for this session: ${sessionKey(segmentKey(segment))}`;
+    } else if (segment.argv && reasonOf === undefined && input.grants?.matchesPlan(input.tool, (pattern) => commandMatches(pattern, segmentKey(segment)))) {
+      decidedBy = `allowed by the approved plan: ${segmentKey(segment)}`;
     } else {
       const objection = segment.argv ? whyNotWhitelisted(segment.argv, paths.read) : { why: 'its words are not all literal', judgeable: false };
       const beyond = objection || !segment.argv ? undefined : (reasonOf ?? (await whyListedAsks(segment.argv, paths, cwds, input.env ?? process.env)));

@@ -94,6 +94,8 @@ export async function judge(input: GateInput): Promise<PermissionDecision> {
   const config = input.config ?? DEFAULT_PERMISSIONS;
   const { mode, source } = modeFor(input.tool, config);
   const summary = input.assessment.summary;
+  // A question to the person is itself the person's say: never gated, whatever the rules.
+  if (summary.kind === 'question') return { decision: 'allow', mode: 'allow', source: 'questions to you are never gated', reasons: [], grantable: [], sessionGrants: [] };
   if (summary.kind === 'command') return judgeCommand(input, summary.command, mode, source, config);
   const decision = judgePaths(input, mode, source, config);
   return { ...decision, sessionGrants: decision.grantable }; // a path is granted as it is
@@ -128,6 +130,10 @@ function judgePaths(input: GateInput, mode: PermissionMode, source: string, conf
   const grantable = displays;
   const granted = displays.length > 0 && displays.every((d) => input.grants?.has(tool, d));
   if (granted) return { decision: 'allow', mode, source: `allowed for this session: ${tool} ${displays.join(', ')}`, reasons: [], grantable };
+  // A plan's globs cover ordinary workspace files only: never an outside, secret-like or ignored one.
+  const ordinary = assessment.paths.length > 0 && assessment.paths.every((p) => p.inside && p.secretReasons.length === 0 && !p.ignored && p.hardLinks <= 1);
+  const planned = ordinary ? displays.map((d) => input.grants?.matchesPlan(tool, (pattern) => pathMatches(pattern, d))) : [];
+  if (planned.length > 0 && planned.every((g) => g)) return { decision: 'allow', mode, source: `allowed by the approved plan: ${tool} ${[...new Set(planned.map((g) => g!.pattern))].join(', ')}`, reasons: [], grantable };
   const asked = matched.find((m) => m?.mode === 'ask' || m?.mode === 'semi-ask' || m?.mode === 'semi-judge');
   if (asked) return { decision: 'ask', mode: asked.mode, source: asked.source, reasons: [asked.source], grantable };
   if (displays.length > 0 && matched.every((m) => m?.mode === 'allow')) return { decision: 'allow', mode: 'allow', source: matched[0]!.source, reasons: [], grantable };

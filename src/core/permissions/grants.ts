@@ -1,10 +1,17 @@
 // "Allow for this session" (DESIGN.md §5): exact tool + pattern pairs the person
 // approved while this conversation runs: a command segment for bash, a path for a file
-// tool. Listed and revocable in the panel; gone with the session.
+// tool. A plan approved "with its grants" adds patterns instead (file globs for write and
+// edit, command patterns for bash). Listed and revocable in the panel; saved with the
+// conversation, gone with it.
 export interface Grant {
   readonly tool: string;
   readonly pattern: string;
+  /** `plan`: a glob or command pattern a plan declared, matched rather than compared. */
+  readonly origin?: 'approval' | 'plan';
 }
+
+/** The file tools a plan's file globs allow (deleting still asks). */
+const PLAN_FILE_TOOLS = ['write', 'edit'];
 
 export class SessionGrants {
   private readonly grants = new Map<string, Grant>();
@@ -14,13 +21,35 @@ export class SessionGrants {
     return `${tool}\u0000${pattern}`;
   }
 
+  /** An exact grant: this segment, this path. */
   has(tool: string, pattern: string): boolean {
-    return this.grants.has(SessionGrants.key(tool, pattern));
+    const grant = this.grants.get(SessionGrants.key(tool, pattern));
+    return grant !== undefined && grant.origin !== 'plan';
+  }
+
+  /** Whether a plan's pattern for `tool` matches, by the caller's matcher (a glob, a command pattern). */
+  matchesPlan(tool: string, matches: (pattern: string) => boolean): Grant | undefined {
+    for (const grant of this.grants.values()) if (grant.origin === 'plan' && grant.tool === tool && matches(grant.pattern)) return grant;
+    return undefined;
   }
 
   add(tool: string, patterns: readonly string[]): void {
     for (const pattern of patterns) this.grants.set(SessionGrants.key(tool, pattern), { tool, pattern });
     this.changed();
+  }
+
+  /** A plan's declared files and commands, for the rest of its task. */
+  addPlan(files: readonly string[], commands: readonly string[]): void {
+    for (const tool of PLAN_FILE_TOOLS) for (const pattern of files) this.grants.set(SessionGrants.key(tool, pattern), { tool, pattern, origin: 'plan' });
+    for (const pattern of commands) this.grants.set(SessionGrants.key('bash', pattern), { tool: 'bash', pattern, origin: 'plan' });
+    this.changed();
+  }
+
+  /** Ends the last plan's grants (a new plan starts a new task). */
+  clearPlan(): void {
+    let changed = false;
+    for (const [key, grant] of this.grants) if (grant.origin === 'plan') changed = this.grants.delete(key) || changed;
+    if (changed) this.changed();
   }
 
   revoke(tool: string, pattern: string): void {
@@ -29,6 +58,13 @@ export class SessionGrants {
 
   list(): Grant[] {
     return [...this.grants.values()];
+  }
+
+  /** Replaces every grant (a resumed conversation's). */
+  restore(grants: readonly Grant[]): void {
+    this.grants.clear();
+    for (const g of grants) this.grants.set(SessionGrants.key(g.tool, g.pattern), g.origin === 'plan' ? { tool: g.tool, pattern: g.pattern, origin: 'plan' } : { tool: g.tool, pattern: g.pattern });
+    this.changed();
   }
 
   /** Called with the whole list after every change (the panel shows it). */

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { SavedState } from '../conversation/state';
 import type { HistoryItem } from '../model/modelClient';
 
 export interface SessionMeta {
@@ -19,13 +20,17 @@ export type SessionRecord =
   | { readonly type: 'history'; readonly item: HistoryItem }
   /** The history replaced whole (after compaction). */
   | { readonly type: 'reset'; readonly history: HistoryItem[] }
-  | { readonly type: 'view'; readonly message: unknown };
+  | { readonly type: 'view'; readonly message: unknown }
+  /** The conversation's state (mode, grants) as it became; the last one counts. */
+  | { readonly type: 'state'; readonly state: SavedState };
 
 export interface LoadedSession {
   readonly meta: SessionMeta;
   readonly history: HistoryItem[];
   /** The panel messages (append, delta, tool) in order: replayed, they rebuild the transcript. */
   readonly view: unknown[];
+  /** The conversation's last saved state, if it saved one. */
+  readonly state?: SavedState;
 }
 
 const ID = /^[0-9a-z]+-[0-9a-f]{6}$/;
@@ -80,6 +85,7 @@ export class SessionStore {
     let meta: SessionMeta | undefined;
     const history: HistoryItem[] = [];
     const view: unknown[] = [];
+    let state: SavedState | undefined;
     for (const line of lines) {
       if (line === '') continue;
       let record: SessionRecord;
@@ -92,9 +98,10 @@ export class SessionStore {
       else if (record.type === 'history') history.push(record.item);
       else if (record.type === 'reset') history.splice(0, history.length, ...record.history);
       else if (record.type === 'view') view.push(record.message);
+      else if (record.type === 'state' && typeof record.state === 'object' && record.state !== null) state = record.state;
     }
     if (!meta) throw new Error(`Session ${id} has no header line.`);
-    return { meta, history, view };
+    return { meta, history, view, ...(state ? { state } : {}) };
   }
 
   delete(id: string): void {

@@ -1,17 +1,22 @@
 // The built-in tools. Adding a tool: a file (and its .md description) in this folder,
 // and one line here.
 import { AGENT_TOOLS } from './agents';
+import { askUserQuestionTool } from './askuserquestion';
 import { bashTool } from './bash';
 import { deleteTool } from './delete';
 import { editTool } from './edit';
+import { enterPlanModeTool } from './enterplanmode';
+import { exitPlanModeTool } from './exitplanmode';
 import { globTool } from './glob';
 import { grepTool } from './grep';
 import { listTool } from './list';
 import { readTool } from './read';
 import { ToolRegistry } from './registry';
+import { todoreadTool } from './todoread';
+import { todowriteTool } from './todowrite';
 import { writeTool } from './write';
 
-export const BUILTIN_TOOLS = [readTool, writeTool, editTool, deleteTool, listTool, globTool, grepTool, bashTool, ...AGENT_TOOLS];
+export const BUILTIN_TOOLS = [readTool, writeTool, editTool, deleteTool, listTool, globTool, grepTool, bashTool, todoreadTool, todowriteTool, askUserQuestionTool, enterPlanModeTool, exitPlanModeTool, ...AGENT_TOOLS];
 
 export function builtinRegistry(): ToolRegistry {
   const registry = new ToolRegistry();

@@ -1,5 +1,7 @@
 // The tool contract of DESIGN.md §2: what every tool supplies and what it receives.
+import type { Question } from '../../shared/messages';
 import type { SettingValues } from '../settings';
+import type { TodoStore } from '../todos/todoStore';
 import type { ResolvedPath, Workspace } from '../workspace/workspace';
 import type { FileSnapshots } from '../workspace/snapshots';
 import type { Trash } from '../workspace/trash';
@@ -16,7 +18,9 @@ export type ApprovalSummary =
   | { kind: 'delegate'; executable: string; argv: string[]; prompt: string; workspace: string; warning: string }
   | { kind: 'network'; url: string }
   | { kind: 'question'; text: string }
-  | { kind: 'generic'; text: string };
+  | { kind: 'generic'; text: string }
+  /** A plan to approve (exitplanmode): Markdown, where it came from, what it declared it will touch. */
+  | { kind: 'plan'; plan: string; source: string; files: string[]; commands: string[] };
 
 /** The effective risk of THIS call, what it touches and what the card shows. */
 export interface Assessment {
@@ -36,6 +40,16 @@ export interface Assessment {
    * person may edit it before approving (the session then writes their version).
    */
   readonly proposal?: Proposal;
+  /**
+   * What approving "with the plan's grants" allows for the rest of the session: file
+   * globs (write, edit) and command patterns (bash). Only a plan offers these.
+   */
+  readonly offers?: PlanGrants;
+}
+
+export interface PlanGrants {
+  readonly files: readonly string[];
+  readonly commands: readonly string[];
 }
 
 export interface Proposal {
@@ -81,6 +95,28 @@ export interface ToolContext {
   readonly diagnostics?: (canonical: string) => readonly string[];
   /** The host's environment (PATH finds delegated agents); default: this process's. */
   readonly env?: NodeJS.ProcessEnv;
+  /** The person, for askuserquestion; absent where nobody can answer (no terminal, --batch). */
+  readonly ask?: QuestionAsker;
+  /** The workspace's todo list (.peon/todos.json). */
+  readonly todos?: TodoStore;
+  /** The conversation's mode: plan mode keeps the agent read-only (the runtime enforces it). */
+  readonly mode?: ModeControl;
+}
+
+/**
+ * Puts questions to the person: an answer per question id, or why there is none (they
+ * dismissed it; Stop aborts `signal`). Never throws for either: a reply is plain data,
+ * whichever bundle made it.
+ */
+export type QuestionAsker = (request: { readonly agent: string; readonly questions: readonly Question[] }, signal: AbortSignal) => Promise<QuestionReply>;
+export type QuestionReply = { readonly answers: Readonly<Record<string, string>> } | { readonly unanswered: string };
+
+export type Mode = 'normal' | 'plan';
+
+export interface ModeControl {
+  readonly current: Mode;
+  enterPlan(): void;
+  exitPlan(): void;
 }
 
 export interface ToolResult {
@@ -95,6 +131,8 @@ export interface Tool<Input = unknown> {
   readonly description: string;
   readonly inputSchema: Readonly<Record<string, unknown>>;
   readonly risk: Risk;
+  /** It waits for the person (a question): no deadline, only Stop ends it. */
+  readonly untimed?: boolean;
   /** Validates raw JSON into the input, or throws `invalid_input`. */
   parse(raw: unknown): Input;
   assess(input: Input, ctx: ToolContext): Promise<Assessment>;

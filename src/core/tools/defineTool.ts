@@ -11,6 +11,8 @@ export interface ToolDefinition<S extends z.ZodObject> {
   description: string;
   input: S;
   risk: Risk;
+  /** It waits for the person: no deadline (Tool.untimed). */
+  untimed?: boolean;
   /** Alternative spellings accepted for a parameter: `{ filePath: 'path' }`. */
   aliases?: Readonly<Record<string, string>>;
   assess(input: z.output<S>, ctx: ToolContext): Promise<Assessment>;
@@ -26,6 +28,7 @@ export function defineTool<S extends z.ZodObject>(definition: ToolDefinition<S>)
     description: definition.description.trim(),
     inputSchema,
     risk: definition.risk,
+    ...(definition.untimed ? { untimed: true } : {}),
     parse(raw: unknown) {
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
         throw new ToolError('invalid_input', `${definition.name} takes a JSON object of parameters.`);

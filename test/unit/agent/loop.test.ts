@@ -6,7 +6,7 @@ import { anthropicClient } from '../../../src/core/model/anthropicClient';
 import type { HistoryItem, ModelClient } from '../../../src/core/model/modelClient';
 import { openaiClient } from '../../../src/core/model/openaiClient';
 import { builtinRegistry } from '../../../src/core/tools/builtins';
-import type { Approver } from '../../../src/core/tools/session';
+import type { Approver } from '../../../src/core/permissions/approvals';
 import { startModelServer } from '../../fakes/modelServer.mjs';
 import { approveAll, makeSession, makeWorkspace } from '../tools/toolTestContext';
 

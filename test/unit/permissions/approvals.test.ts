@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { ApprovalBroker } from '../../../src/core/permissions/approvals';
-import type { ApprovalReply, ApprovalRequest } from '../../../src/core/tools/session';
+import type { ApprovalReply, ApprovalRequest } from '../../../src/core/permissions/approvals';
 
 const request: ApprovalRequest = {
   tool: 'write',

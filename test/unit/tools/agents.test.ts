@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readProc } from '../../../src/core/process/procfs';
 import { resolveSettings } from '../../../src/core/settings';
-import type { ApprovalRequest } from '../../../src/core/tools/session';
+import type { ApprovalRequest } from '../../../src/core/permissions/approvals';
 import { denyAll, makeSession, makeWorkspace, tempDir } from './toolTestContext';
 
 /** A fake agent CLI first on a temporary PATH: it records its argv (NUL-separated) and cwd. */

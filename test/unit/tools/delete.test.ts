@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { denyAll, makeContext, makeSession, makeWorkspace, tempDir } from './toolTestContext';
-import { ToolSession } from '../../../src/core/tools/session';
+import { CallPipeline } from '../../../src/core/conversation/pipeline';
 import { builtinRegistry } from '../../../src/core/tools/builtins';
 
 describe('delete', () => {
@@ -10,7 +10,7 @@ describe('delete', () => {
     const root = makeWorkspace({ 'a/run.sh': '#!/bin/sh\n' });
     fs.chmodSync(path.join(root, 'a/run.sh'), 0o750);
     const ctx = makeContext(root);
-    const s = new ToolSession(builtinRegistry(), ctx, async () => ({ approved: true }));
+    const s = new CallPipeline(builtinRegistry(), ctx, async () => ({ approved: true }));
     const r = await s.call('delete', { path: 'a/run.sh' });
     expect(r).toMatchObject({ ok: true, risk: 'filesystem', permission: { decision: 'ask' } });
     expect(fs.existsSync(path.join(root, 'a/run.sh'))).toBe(false);
@@ -25,7 +25,7 @@ describe('delete', () => {
   test('restore refuses to overwrite a file that exists again', async () => {
     const root = makeWorkspace({ 'a.txt': 'v1' });
     const ctx = makeContext(root);
-    await new ToolSession(builtinRegistry(), ctx, async () => ({ approved: true })).call('delete', { path: 'a.txt' });
+    await new CallPipeline(builtinRegistry(), ctx, async () => ({ approved: true })).call('delete', { path: 'a.txt' });
     fs.writeFileSync(path.join(root, 'a.txt'), 'v2');
     const [entry] = await ctx.trash.list();
     await expect(ctx.trash.restore(entry!.id)).rejects.toMatchObject({ code: 'already_exists' });
@@ -54,7 +54,7 @@ describe('delete', () => {
     const root = makeWorkspace();
     fs.symlinkSync(path.join(outside, 'keep.txt'), path.join(root, 'link.txt'));
     const ctx = makeContext(root);
-    const s = new ToolSession(builtinRegistry(), ctx, async () => ({ approved: true }));
+    const s = new CallPipeline(builtinRegistry(), ctx, async () => ({ approved: true }));
     const r = await s.call('delete', { path: 'link.txt' });
     expect(r).toMatchObject({ ok: true, data: { link: true } });
     expect(fs.existsSync(path.join(root, 'link.txt'))).toBe(false);

@@ -6,7 +6,7 @@ import picomatch from 'picomatch';
 import { describe, expect, test } from 'vitest';
 import { locateRipgrep } from '../../../src/core/search/ripgrep';
 import { globTool } from '../../../src/core/tools/glob';
-import { ToolSession } from '../../../src/core/tools/session';
+import { CallPipeline } from '../../../src/core/conversation/pipeline';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { ToolError } from '../../../src/core/tools/toolError';
 import { approveAll, makeContext, makeWorkspace, tempDir, writeFiles } from './toolTestContext';
@@ -150,7 +150,7 @@ describe.each(BACKENDS)('glob with the %s backend', (_name, ripgrep) => {
     const registry = new ToolRegistry();
     registry.register(globTool);
     const asked: string[][] = [];
-    const session = new ToolSession(registry, makeContext(root, { ripgrep }), async (request, signal) => {
+    const session = new CallPipeline(registry, makeContext(root, { ripgrep }), async (request, signal) => {
       asked.push([...request.permission.reasons]);
       return approveAll(request, signal);
     });

@@ -6,7 +6,8 @@ import { locateRipgrep } from '../../../src/core/search/ripgrep';
 import { grepTool } from '../../../src/core/tools/grep';
 import { ToolError } from '../../../src/core/tools/toolError';
 import { ToolRegistry } from '../../../src/core/tools/registry';
-import { ToolSession, type Approver } from '../../../src/core/tools/session';
+import { CallPipeline } from '../../../src/core/conversation/pipeline';
+import { type Approver } from '../../../src/core/permissions/approvals';
 import { approveAll, makeContext, makeWorkspace, tempDir } from './toolTestContext';
 
 const RG = locateRipgrep();
@@ -42,10 +43,10 @@ const FIXTURE: Record<string, string | Buffer> = {
 };
 
 /** A session with grep registered (whatever builtins.ts holds), through validation, the gate and execution. */
-function makeSession(root: string, approver: Approver, overrides: Partial<ToolContext>): ToolSession {
+function makeSession(root: string, approver: Approver, overrides: Partial<ToolContext>): CallPipeline {
   const registry = new ToolRegistry();
   registry.register(grepTool);
-  return new ToolSession(registry, makeContext(root, overrides), approver);
+  return new CallPipeline(registry, makeContext(root, overrides), approver);
 }
 
 async function grep(root: string, input: Record<string, unknown>, ripgrep?: string, overrides: Partial<ToolContext> = {}) {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { Workspace } from '../../../src/core/workspace/workspace';
-import { ToolSession } from '../../../src/core/tools/session';
+import { CallPipeline } from '../../../src/core/conversation/pipeline';
 import { builtinRegistry } from '../../../src/core/tools/builtins';
 import { locateRipgrep } from '../../../src/core/search/ripgrep';
 import { denyAll, makeContext, makeSession, makeWorkspace, tempDir } from './toolTestContext';
@@ -62,7 +62,7 @@ describe('protected paths, however they are reached', () => {
 test('a symlink swapped while the card waits: nothing is written outside, the call is stale', async () => {
   const outside = tempDir();
   const root = makeWorkspace({ 'sub/keep.txt': 'x' });
-  const s = new ToolSession(builtinRegistry(), makeContext(root), async () => {
+  const s = new CallPipeline(builtinRegistry(), makeContext(root), async () => {
     fs.rmSync(path.join(root, 'sub'), { recursive: true });
     fs.symlinkSync(outside, path.join(root, 'sub'));
     return { approved: true };
@@ -99,7 +99,7 @@ test('several folders: every path names its folder; a name that is both a folder
   const app = makeWorkspace({ 'lib/x.ts': 'app lib' });
   const lib = makeWorkspace({ 'x.ts': 'lib folder' });
   const ws = new Workspace([{ name: 'app', path: app }, { name: 'lib', path: lib }]);
-  const s = new ToolSession(builtinRegistry(), makeContext(ws), async () => ({ approved: true }));
+  const s = new CallPipeline(builtinRegistry(), makeContext(ws), async () => ({ approved: true }));
   expect(await s.call('read', { path: 'lib/x.ts' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
   const a = await s.call('read', { path: 'app/lib/x.ts' });
   expect(a).toMatchObject({ ok: true, data: { path: 'app/lib/x.ts' } });

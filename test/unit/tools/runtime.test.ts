@@ -6,7 +6,7 @@ import * as z from 'zod';
 import type { Assessment } from '../../../src/core/tools/contract';
 import { defineTool } from '../../../src/core/tools/defineTool';
 import { ToolRegistry } from '../../../src/core/tools/registry';
-import { ToolSession } from '../../../src/core/tools/session';
+import { CallPipeline } from '../../../src/core/conversation/pipeline';
 import { builtinRegistry } from '../../../src/core/tools/builtins';
 import { makeContext, makeWorkspace } from './toolTestContext';
 
@@ -80,7 +80,7 @@ describe('session', () => {
         return String(n);
       }),
     );
-    const session = new ToolSession(registry, makeContext(makeWorkspace()), async () => ({ approved: true }));
+    const session = new CallPipeline(registry, makeContext(makeWorkspace()), async () => ({ approved: true }));
     const outcomes = await Promise.all([0, 1, 2].map((n) => session.call('slow', { n })));
     expect(log).toEqual(['start 0', 'end 0', 'start 1', 'end 1', 'start 2', 'end 2']);
     expect(outcomes.map((o) => o.ok && o.output)).toEqual(['0', '1', '2']);
@@ -90,7 +90,7 @@ describe('session', () => {
     const registry = new ToolRegistry();
     registry.register(probe('boom', async () => Promise.reject(new Error('disk on fire'))));
     registry.register(probe('fine', async () => 'ok'));
-    const session = new ToolSession(registry, makeContext(makeWorkspace()), async () => ({ approved: true }));
+    const session = new CallPipeline(registry, makeContext(makeWorkspace()), async () => ({ approved: true }));
     expect(await session.call('boom', { n: 1 })).toMatchObject({ ok: false, error: { code: 'io_error', message: 'Unexpected error: disk on fire' } });
     expect(await session.call('fine', { n: 1 })).toMatchObject({ ok: true, output: 'ok' });
   });
@@ -101,23 +101,23 @@ describe('session', () => {
       new Promise<string>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
     registry.register(probe('wait', waitForAbort));
     const controller = new AbortController();
-    const session = new ToolSession(registry, makeContext(makeWorkspace(), { signal: controller.signal }), async () => ({ approved: true }));
+    const session = new CallPipeline(registry, makeContext(makeWorkspace(), { signal: controller.signal }), async () => ({ approved: true }));
     const pending = session.call('wait', { n: 1 });
     controller.abort();
     expect(await pending).toMatchObject({ ok: false, error: { code: 'cancelled' } });
-    const timed = new ToolSession(registry, makeContext(makeWorkspace(), { timeoutMs: 50 }), async () => ({ approved: true }));
+    const timed = new CallPipeline(registry, makeContext(makeWorkspace(), { timeoutMs: 50 }), async () => ({ approved: true }));
     expect(await timed.call('wait', { n: 1 })).toMatchObject({ ok: false, error: { code: 'timeout' } });
   });
 
   test('an unknown tool is answered with the list of tools', async () => {
-    const session = new ToolSession(builtinRegistry(), makeContext(makeWorkspace()), async () => ({ approved: true }));
+    const session = new CallPipeline(builtinRegistry(), makeContext(makeWorkspace()), async () => ({ approved: true }));
     const r = await session.call('rm', {});
     expect(r).toMatchObject({ ok: false, error: { code: 'unknown_tool' } });
     expect(r.ok === false && r.error.message).toMatch(/Available tools: read, write, edit, delete, list/);
   });
 
   test('a denial with a message passes the message to the model', async () => {
-    const session = new ToolSession(builtinRegistry(), makeContext(makeWorkspace()), async () => ({ approved: false, message: 'use src/ instead' }));
+    const session = new CallPipeline(builtinRegistry(), makeContext(makeWorkspace()), async () => ({ approved: false, message: 'use src/ instead' }));
     const r = await session.call('write', { path: 'a.txt', content: 'x' });
     expect(r.ok === false && r.error.message).toBe('The user denied this write call (it changes files). They said: use src/ instead Do not retry it unchanged.');
   });
@@ -128,7 +128,7 @@ describe('what the person answered, and what they had open', () => {
     const root = makeWorkspace({ 'a.txt': 'old\n' });
     const seen: { reasons: readonly string[]; grantable: readonly string[] }[] = [];
     const rules = permissionConfig({ user: { 'peon.permission.rules': { write: 'allow' } }, workspace: {} });
-    const session = new ToolSession(
+    const session = new CallPipeline(
       builtinRegistry(),
       makeContext(root, { unsaved: (canonical) => canonical === path.join(root, 'a.txt') }),
       async (request) => {
@@ -149,13 +149,13 @@ describe('what the person answered, and what they had open', () => {
 
   test('an edited proposal is written instead of the model\'s, and the model is told; a stale file refuses it', async () => {
     const root = makeWorkspace();
-    const session = new ToolSession(builtinRegistry(), makeContext(root), async () => ({ approved: true, edited: 'the person wrote this\n' }));
+    const session = new CallPipeline(builtinRegistry(), makeContext(root), async () => ({ approved: true, edited: 'the person wrote this\n' }));
     const outcome = await session.call('write', { path: 'n.txt', content: 'the model wrote this\n' });
     expect(outcome).toMatchObject({ ok: true, data: { editedByUser: true } });
     expect(outcome.ok && outcome.output).toContain('The user edited your proposed change to n.txt before approving it');
     expect(fs.readFileSync(path.join(root, 'n.txt'), 'utf8')).toBe('the person wrote this\n');
 
-    const racing = new ToolSession(builtinRegistry(), makeContext(root), async () => {
+    const racing = new CallPipeline(builtinRegistry(), makeContext(root), async () => {
       fs.writeFileSync(path.join(root, 'm.txt'), 'someone else got here first\n');
       return { approved: true, edited: 'mine\n' };
     });

@@ -6,7 +6,8 @@ import { afterEach } from 'vitest';
 import { resolveSettings } from '../../../src/core/settings';
 import { DEFAULT_LIMITS, type ToolContext } from '../../../src/core/tools/contract';
 import { builtinRegistry } from '../../../src/core/tools/builtins';
-import { ToolSession, type Approver } from '../../../src/core/tools/session';
+import { CallPipeline } from '../../../src/core/conversation/pipeline';
+import { type Approver } from '../../../src/core/permissions/approvals';
 import { FileSnapshots } from '../../../src/core/workspace/snapshots';
 import { Trash } from '../../../src/core/workspace/trash';
 import { Workspace } from '../../../src/core/workspace/workspace';
@@ -58,6 +59,6 @@ export const approveAll: Approver = async () => ({ approved: true });
 export const denyAll: Approver = async () => ({ approved: false });
 
 /** A session over the built-in tools, answering every `ask` with `approver`. */
-export function makeSession(root: string, approver: Approver = approveAll, overrides: Partial<ToolContext> = {}): ToolSession {
-  return new ToolSession(builtinRegistry(), makeContext(root, overrides), approver);
+export function makeSession(root: string, approver: Approver = approveAll, overrides: Partial<ToolContext> = {}): CallPipeline {
+  return new CallPipeline(builtinRegistry(), makeContext(root, overrides), approver);
 }

@@ -1,32 +1,17 @@
-// One session's tool calls: validate -> assess -> permission gate -> execute -> result,
-// serially in the order they were made. Every call gets exactly one outcome.
+// The call pipeline of a conversation (DESIGN.md §1, §6): validate -> assess -> plan
+// mode -> permission gate -> execute -> result, serially in the order the calls were
+// made. Every call gets exactly one outcome.
+import type { Approver } from '../permissions/approvals';
 import { judge, type PermissionDecision } from '../permissions/gate';
-import { SessionGrants } from '../permissions/grants';
+import type { SessionGrants } from '../permissions/grants';
 import type { CommandJudge } from '../permissions/judgeModel';
 import { DEFAULT_PERMISSIONS, type PermissionConfig } from '../permissions/rules';
-import type { AnyTool, Assessment, Risk, ToolContext } from './contract';
-import type { ToolRegistry } from './registry';
-import { commitEditedProposal } from './editedProposal';
-import { ToolError, type ToolErrorCode } from './toolError';
-
-export interface ApprovalRequest {
-  readonly tool: string;
-  readonly agent: string;
-  /** The model's id for the call, when the caller gave one (the panel marks its card as waiting). */
-  readonly callId?: string;
-  readonly assessment: Assessment;
-  readonly permission: PermissionDecision;
-}
-
-/**
- * A person's answer. `scope`: this call only (default), the rest of this session (the
- * call's `grantable` patterns), or always (the host also writes a user-settings rule).
- */
-export type ApprovalReply =
-  /** `edited`: the person's own version of a file change's proposal, written instead of it. */
-  | { readonly approved: true; readonly scope?: 'once' | 'session' | 'always'; readonly edited?: string }
-  | { readonly approved: false; readonly message?: string };
-export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalReply>;
+import type { AnyTool, Assessment, Risk, ToolContext } from '../tools/contract';
+import { commitEditedProposal } from '../tools/editedProposal';
+import type { ToolRegistry } from '../tools/registry';
+import { ToolError, type ToolErrorCode } from '../tools/toolError';
+import { delegateRefusal, planModeRefusal } from './planMode';
+import { ConversationState } from './state';
 
 export interface PermissionOutcome extends PermissionDecision {
   /** For `ask`: what the person (or --approve) answered. */
@@ -41,19 +26,27 @@ export type ToolCallOutcome =
   | { tool: string; ok: true; output: string; data: Readonly<Record<string, unknown>>; risk: Risk; permission: PermissionOutcome }
   | { tool: string; ok: false; error: { code: ToolErrorCode; message: string; details?: Readonly<Record<string, unknown>> }; risk?: Risk; permission?: PermissionOutcome };
 
-export class ToolSession {
+export class CallPipeline {
   private queue: Promise<unknown> = Promise.resolve();
+  readonly context: ToolContext;
 
   constructor(
     readonly registry: ToolRegistry,
-    readonly context: ToolContext,
+    context: ToolContext,
     private readonly approve: Approver,
     private readonly permissions: PermissionConfig = DEFAULT_PERMISSIONS,
-    /** What the person allowed for this session; shared by every call the session makes. */
-    readonly grants: SessionGrants = new SessionGrants(),
+    /** The conversation's mode and grants; shared by every call it makes. */
+    readonly state: ConversationState = new ConversationState(),
     /** peon.permission.judge, when on: a model weighs commands off the read-only list. */
     private readonly judge?: CommandJudge,
-  ) {}
+  ) {
+    this.context = { ...context, mode: state };
+  }
+
+  /** What the person allowed for this conversation. */
+  get grants(): SessionGrants {
+    return this.state.grants;
+  }
 
   /** Runs one call after every call made before it has finished. */
   call(name: string, rawInput: unknown, callId?: string): Promise<ToolCallOutcome> {
@@ -75,17 +68,23 @@ export class ToolSession {
     try {
       const input = tool.parse(rawInput);
       throwIfAborted(signal);
+      const planning = this.state.current === 'plan';
+      // Plan mode refuses before anyone is asked (a refused call never shows a card), and a delegate before it is even looked up.
+      if (planning && tool.risk === 'delegate') throw new ToolError('permission_denied', delegateRefusal(tool.name));
       const assessment = await tool.assess(input, this.context);
       risk = assessment.risk;
+      const refusal = planning ? await planModeRefusal(tool, assessment, this.context.workspace) : undefined;
+      if (refusal) throw new ToolError('permission_denied', refusal);
       permission = await this.gate(tool, assessment, signal, callId);
       if (permission.decision === 'deny' || permission.answer === 'denied') {
         // Leaving the workspace has its own code (DESIGN.md §3); anything else is permission_denied.
         const outside = assessment.paths.some((p) => !p.inside);
-        throw new ToolError(outside ? 'outside_workspace' : 'permission_denied', deniedMessage(name, permission));
+        throw new ToolError(outside ? 'outside_workspace' : 'permission_denied', deniedMessage(name, permission, assessment));
       }
       throwIfAborted(signal);
       this.recheckPaths(assessment);
-      signal = AbortSignal.any([this.context.signal, AbortSignal.timeout(this.context.timeoutMs)]);
+      // A call that waits for the person (a question) has no deadline: only Stop ends it.
+      signal = tool.untimed ? this.context.signal : AbortSignal.any([this.context.signal, AbortSignal.timeout(this.context.timeoutMs)]);
       const edited = permission.edited !== undefined && assessment.proposal && permission.edited !== assessment.proposal.content ? permission.edited : undefined;
       const result = edited !== undefined && assessment.proposal ? await commitEditedProposal(assessment.proposal, edited, { ...this.context, signal }) : await tool.execute(input, { ...this.context, signal }, assessment);
       return { tool: name, ok: true, output: result.output, data: result.data ?? {}, risk, permission };
@@ -134,15 +133,17 @@ export class ToolSession {
     if (permission.decision !== 'ask') return permission;
     const reply = await this.approve({ tool: tool.name, agent: this.context.agent, ...(callId ? { callId } : {}), assessment, permission }, signal);
     if (!reply.approved) return { ...permission, answer: 'denied', ...(reply.message ? { userMessage: reply.message } : {}) };
-    if ((reply.scope === 'session' || reply.scope === 'always') && permission.sessionGrants.length > 0) this.grants.add(tool.name, permission.sessionGrants);
+    if (reply.scope === 'session' && assessment.offers) this.grants.addPlan(assessment.offers.files, assessment.offers.commands);
+    else if ((reply.scope === 'session' || reply.scope === 'always') && permission.sessionGrants.length > 0) this.grants.add(tool.name, permission.sessionGrants);
     return { ...permission, answer: 'approved', ...(reply.edited !== undefined ? { edited: reply.edited } : {}) };
   }
 }
 
-function deniedMessage(tool: string, permission: PermissionOutcome): string {
+function deniedMessage(tool: string, permission: PermissionOutcome, assessment: Assessment): string {
   const why = permission.reasons.length > 0 ? ` (${permission.reasons.join('; ')})` : '';
   const userMessage = permission.userMessage;
   if (permission.decision === 'deny') return `The ${tool} call is denied by ${permission.source}${why}. Do not retry it.`;
+  if (assessment.summary.kind === 'plan') return `The user kept you in plan mode: the plan is not approved yet.${userMessage ? ` They said: ${userMessage}` : ''} Revise the plan (still read-only), then call ${tool} again.`;
   return `The user denied this ${tool} call${why}.${userMessage ? ` They said: ${userMessage}` : ''} Do not retry it unchanged.`;
 }
 

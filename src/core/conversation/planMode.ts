@@ -1,0 +1,35 @@
+// Plan mode (DESIGN.md §4): the runtime, not the prompt, keeps the agent read-only. File
+// changes only under .peon/plans/; commands only when every segment is read-only;
+// delegated agents not at all. A refusal is an error for the model, never a card.
+import path from 'node:path';
+import { whyNotReadOnly } from '../permissions/readOnlyCommand';
+import type { AnyTool, Assessment } from '../tools/contract';
+import type { Workspace } from '../workspace/workspace';
+
+export const PLANS_DIR = '.peon/plans';
+
+/** The standing reminder that goes with every model request while plan mode is on. */
+export const PLAN_REMINDER = `<plan_mode>
+Plan mode is on. Research and plan only: read, search and run read-only commands. You may write only under ${PLANS_DIR}/ (write the plan there as Markdown). Every other change is refused by Peon itself, not by a prompt: file writes elsewhere, commands that are not read-only (redirections, sed -i, git commit, installs, builds), and delegated agents. When the plan is ready, call exitplanmode with the plan (and, optionally, allow: {files: [globs], commands: [patterns]} for what carrying it out will touch); the user approves it, asks for changes, or keeps you planning.
+</plan_mode>`;
+
+const refused = (what: string): string => `Plan mode is on: ${what}. Nothing was done. Plan mode is read-only until the user approves a plan: write the plan under ${PLANS_DIR}/ and call exitplanmode.`;
+
+export const delegateRefusal = (tool: string): string => refused(`${tool} starts another agent, which could change anything`);
+
+/** Why plan mode refuses this call, or undefined when it may go on to the gate. */
+export async function planModeRefusal(tool: AnyTool, assessment: Assessment, workspace: Workspace): Promise<string | undefined> {
+  if (assessment.risk === 'delegate' || tool.risk === 'delegate') return delegateRefusal(tool.name);
+  if (assessment.summary.kind === 'command') {
+    const why = await whyNotReadOnly(assessment.summary.command);
+    return why === undefined ? undefined : refused(`only read-only commands run, and ${why}`);
+  }
+  if (!assessment.writes) return undefined;
+  const plans = path.join(workspace.root.root, ...PLANS_DIR.split('/'));
+  const outside = assessment.paths.find((p) => {
+    const rel = path.relative(plans, p.canonical);
+    return !p.inside || rel === '' || rel.startsWith('..') || path.isAbsolute(rel);
+  });
+  if (outside || assessment.paths.length === 0) return refused(`${tool.name} may change files only under ${PLANS_DIR}/, not ${outside?.display ?? 'this'}`);
+  return undefined;
+}

@@ -1,0 +1,58 @@
+// A conversation's own state (DESIGN.md §1): its mode and what the person allowed for
+// it. Saved with the session as one record whenever it changes, and restored on resume,
+// so plan mode survives a reload and compaction (which only rewrites the history).
+import { SessionGrants, type Grant } from '../permissions/grants';
+import type { Mode, ModeControl } from '../tools/contract';
+
+export interface SavedState {
+  readonly mode: Mode;
+  readonly grants: readonly Grant[];
+}
+
+export class ConversationState implements ModeControl {
+  readonly grants = new SessionGrants();
+  private mode: Mode = 'normal';
+  private readonly listeners = new Set<(state: SavedState) => void>();
+
+  constructor(saved?: SavedState) {
+    if (saved) this.restore(saved);
+    this.grants.onChange(() => this.changed());
+  }
+
+  get current(): Mode {
+    return this.mode;
+  }
+
+  /** Entering plan mode starts a new task: the last plan's grants end. */
+  enterPlan(): void {
+    this.mode = 'plan';
+    this.grants.clearPlan();
+    this.changed();
+  }
+
+  exitPlan(): void {
+    this.mode = 'normal';
+    this.changed();
+  }
+
+  snapshot(): SavedState {
+    return { mode: this.mode, grants: this.grants.list() };
+  }
+
+  restore(saved: SavedState): void {
+    this.mode = saved.mode === 'plan' ? 'plan' : 'normal';
+    this.grants.restore(Array.isArray(saved.grants) ? saved.grants.filter((g) => typeof g?.tool === 'string' && typeof g.pattern === 'string') : []);
+    this.changed();
+  }
+
+  /** Called with the whole state after every change (the session saves it, the panel shows it). */
+  onChange(listener: (state: SavedState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    const state = this.snapshot();
+    for (const listener of this.listeners) listener(state);
+  }
+}

@@ -1,0 +1,17 @@
+// The panel's bundle (dist/panel.js): the chat view, its commands' work, the webview
+// protocol. Required when the view first resolves or a command first runs.
+import * as vscode from 'vscode';
+import { ChatViewProvider } from './chatViewProvider';
+import { showHistory } from './historyPicker';
+import { selectModel, setApiKey } from './modelFromSettings';
+
+export function openPanel(context: vscode.ExtensionContext, log: vscode.LogOutputChannel) {
+  const chat = new ChatViewProvider(context.extensionUri, log, context.storageUri ?? context.globalStorageUri, context.secrets);
+  context.subscriptions.push(chat);
+  return {
+    chat,
+    showHistory: () => showHistory(chat),
+    setApiKey: () => setApiKey(context.secrets),
+    selectModel: () => selectModel(context.secrets),
+  };
+}

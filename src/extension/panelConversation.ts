@@ -1,0 +1,51 @@
+// The panel's hooks for a conversation: VS Code's side of what the runtime needs — the
+// open folders and their trust, the editor's unsaved buffers and diagnostics, the
+// extension's storage and its bundled ripgrep. The conversation itself is assembled by
+// the runtime (src/core/conversation), as for every face.
+import fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { Conversation, ConversationHooks, SavedState } from '../core/conversation/index';
+import type { HistoryItem } from '../core/model/modelClient';
+import type { SettingLayers, SettingValues } from '../core/settings';
+import { diagnosticsFor } from './diagnostics';
+import { runtime } from './runtime';
+
+export interface PanelSetup {
+  readonly extensionUri: vscode.Uri;
+  readonly storageUri: vscode.Uri;
+  readonly hooks: Omit<ConversationHooks, 'unsaved' | 'diagnostics'>;
+  readonly settings: { readonly values: SettingValues; readonly layers: SettingLayers };
+  readonly history?: readonly HistoryItem[];
+  readonly state?: SavedState;
+}
+
+/** The panel's conversation over the open folders, or undefined when none is open. */
+export function openPanelConversation(setup: PanelSetup): Conversation | undefined {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length === 0) return undefined;
+  return runtime().openConversation({
+    agent: 'main',
+    folders: folders.map((f) => ({ name: f.name, path: f.uri.fsPath })),
+    settings: setup.settings.values,
+    layers: setup.settings.layers,
+    // Restricted mode (an untrusted workspace): only the read-only tools exist.
+    trusted: vscode.workspace.isTrusted,
+    trashDir: vscode.Uri.joinPath(setup.storageUri, 'trash').fsPath,
+    ripgrep: { bundled: [vscode.Uri.joinPath(setup.extensionUri, 'dist', 'bin', 'rg').fsPath], appRoot: vscode.env.appRoot },
+    hooks: { ...setup.hooks, unsaved: hasUnsavedChanges, diagnostics: diagnosticsFor },
+    ...(setup.history ? { history: setup.history } : {}),
+    ...(setup.state ? { state: setup.state } : {}),
+  });
+}
+
+/** Whether a file is open in an editor with unsaved changes (compared by real path). */
+function hasUnsavedChanges(canonical: string): boolean {
+  return vscode.workspace.textDocuments.some((d) => {
+    if (!d.isDirty || d.uri.scheme !== 'file') return false;
+    try {
+      return fs.realpathSync.native(d.uri.fsPath) === canonical;
+    } catch {
+      return d.uri.fsPath === canonical;
+    }
+  });
+}

@@ -1,0 +1,23 @@
+// A real conversation over a temp workspace, assembled by the runtime as every face does.
+import path from 'node:path';
+import { openConversation, type ConversationHooks, type ConversationSetup } from '../../../src/core/conversation/conversation';
+import type { AgentType } from '../../../src/core/conversation/agentTypes';
+import type { SavedState } from '../../../src/core/conversation/state';
+import { resolveSettings } from '../../../src/core/settings';
+import { approveAll, tempDir } from '../tools/toolTestContext';
+
+export function conversationIn(root: string, options: { type?: AgentType; hooks?: Partial<ConversationHooks>; state?: SavedState; user?: Record<string, unknown>; trusted?: boolean; extra?: Partial<ConversationSetup> } = {}) {
+  const layers = { user: options.user ?? {}, workspace: {} };
+  return openConversation({
+    ...(options.type ? { agentType: options.type } : {}),
+    agent: 'main',
+    folders: [{ path: root }],
+    settings: resolveSettings(layers).values,
+    layers,
+    ...(options.trusted === undefined ? {} : { trusted: options.trusted }),
+    trashDir: path.join(tempDir('peon-trash-'), 'trash'),
+    hooks: { approve: approveAll, ...options.hooks },
+    ...(options.state ? { state: options.state } : {}),
+    ...options.extra,
+  });
+}
