@@ -10,7 +10,7 @@ import type { AnyTool, Assessment, Risk, ToolContext } from '../tools/contract';
 import { commitEditedProposal } from '../tools/editedProposal';
 import type { ToolRegistry } from '../tools/registry';
 import { ToolError, type ToolErrorCode } from '../tools/toolError';
-import { delegateRefusal, planModeRefusal } from './planMode';
+import { delegateRefusal, isPlanWrite, planModeRefusal } from './planMode';
 import { ConversationState } from './state';
 
 export interface PermissionOutcome extends PermissionDecision {
@@ -125,6 +125,10 @@ export class CallPipeline {
       ...(this.context.env ? { env: this.context.env } : {}),
       ...(this.judge ? { judge: this.judge } : {}),
     });
+    // In plan mode, writing the plan under .peon/plans/ was approved with plan mode itself (an explicit ask rule still asks).
+    if (permission.decision === 'ask' && permission.mode === 'semi-ask' && this.state.current === 'plan' && isPlanWrite(assessment, workspace)) {
+      permission = { ...permission, decision: 'allow', source: 'plan mode: the plan is written under .peon/plans/', reasons: [] };
+    }
     const unsaved = assessment.writes ? assessment.paths.filter((p) => this.context.unsaved?.(p.canonical)) : [];
     if (unsaved.length > 0 && permission.decision !== 'deny') {
       const reasons = unsaved.map((p) => `${p.display} is open in the editor with unsaved changes: approving writes the file on disk, and your unsaved text stays in the editor`);

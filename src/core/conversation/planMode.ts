@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { whyNotReadOnly } from '../permissions/readOnlyCommand';
 import type { AnyTool, Assessment } from '../tools/contract';
-import type { Workspace } from '../workspace/workspace';
+import type { ResolvedPath, Workspace } from '../workspace/workspace';
 
 export const PLANS_DIR = '.peon/plans';
 
@@ -25,11 +25,21 @@ export async function planModeRefusal(tool: AnyTool, assessment: Assessment, wor
     return why === undefined ? undefined : refused(`only read-only commands run, and ${why}`);
   }
   if (!assessment.writes) return undefined;
-  const plans = path.join(workspace.root.root, ...PLANS_DIR.split('/'));
-  const outside = assessment.paths.find((p) => {
-    const rel = path.relative(plans, p.canonical);
-    return !p.inside || rel === '' || rel.startsWith('..') || path.isAbsolute(rel);
-  });
+  const outside = assessment.paths.find((p) => !underPlans(p, workspace));
   if (outside || assessment.paths.length === 0) return refused(`${tool.name} may change files only under ${PLANS_DIR}/, not ${outside?.display ?? 'this'}`);
   return undefined;
+}
+
+/** Whether a path is under the workspace's .peon/plans/, by its real path. */
+function underPlans(p: ResolvedPath, workspace: Workspace): boolean {
+  const rel = path.relative(path.join(workspace.root.root, ...PLANS_DIR.split('/')), p.canonical);
+  return p.inside && rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+/**
+ * Writing the plan is what plan mode is for: a change only to ordinary files under
+ * .peon/plans/ (not secret-like, not protected, one link) needs no second approval.
+ */
+export function isPlanWrite(assessment: Assessment, workspace: Workspace): boolean {
+  return assessment.writes && assessment.paths.length > 0 && assessment.paths.every((p) => underPlans(p, workspace) && !p.protectedReason && p.secretReasons.length === 0 && p.hardLinks <= 1);
 }

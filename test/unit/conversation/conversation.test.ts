@@ -93,7 +93,11 @@ describe('plan mode: the runtime keeps the agent read-only', () => {
     // Reading goes on: read-only commands and file reads run as ever.
     expect(await conversation.call('bash', { command: 'git status && cat a.txt' })).toMatchObject({ ok: true });
     expect(await conversation.call('read', { path: 'a.txt' })).toMatchObject({ ok: true });
-    expect(await conversation.call('write', { path: '.peon/plans/plan.md', content: '# Plan\n\n- change a.txt\n' })).toMatchObject({ ok: true });
+    // Writing the plan needs no second approval; an explicit ask rule still asks.
+    expect(await conversation.call('write', { path: '.peon/plans/plan.md', content: '# Plan\n\n- change a.txt\n' })).toMatchObject({ ok: true, permission: { decision: 'allow', source: 'plan mode: the plan is written under .peon/plans/' } });
+    expect(asked.map((r) => r.tool)).toEqual(['enterplanmode']);
+    const strict = conversationIn(root, { state: { mode: 'plan', grants: [] }, user: { 'peon.permission.rules': { write: 'ask' } }, hooks: { approve: async (r) => (asked.push(r), { approved: true }) } });
+    expect(await strict.call('write', { path: '.peon/plans/other.md', content: 'x' })).toMatchObject({ ok: true, permission: { decision: 'ask' } });
   });
 
   test('.peon/plans/ reached through a link out of it is not .peon/plans/', async () => {
