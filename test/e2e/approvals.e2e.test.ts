@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, sendMessage, UI_WAIT, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, sendInNewChat, sendMessage, UI_WAIT, type Workbench } from './workbench';
 
 // Approval cards in the real VS Code (DESIGN.md §5, §7): approve a write and see the
 // file on disk; deny one and see nothing change; edit a proposal in VS Code's diff
@@ -24,13 +24,7 @@ afterAll(async () => {
 
 const write = (id: string, file: string, content: string) => ({ toolCalls: [{ id, name: 'write', arguments: JSON.stringify({ path: file, content }) }] });
 
-async function ask(prompt: string) {
-  const { page } = workbench;
-  const chat = await openPeonView(page);
-  await page.getByRole('button', { name: 'New Chat' }).click();
-  await sendMessage(chat, prompt);
-  return chat;
-}
+const ask = (prompt: string) => sendInNewChat(workbench.page, prompt);
 
 test('a write approved on its card lands on disk; the card showed the diff and why it asked', async () => {
   model.script(write('w1', 'hello.txt', 'hello from Peon\n'), { text: 'Created it.' });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, sendMessage, UI_WAIT, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, sendInNewChat, sendMessage, UI_WAIT, type Workbench } from './workbench';
 
 // The interaction tools in the real VS Code (DESIGN.md §4, §7): questions in the modal,
 // Stop while one is open, the todo list live both ways, and plan mode from its approval
@@ -26,13 +26,7 @@ const call = (id: string, name: string, input: unknown) => ({ toolCalls: [{ id, 
 const lastBody = (): string => JSON.stringify(model.requests.at(-1)?.body);
 const peonSays = (chat: Awaited<ReturnType<typeof openPeonView>>) => chat.getByRole('article', { name: 'Peon' });
 
-async function newChat(prompt: string) {
-  const { page } = workbench;
-  const chat = await openPeonView(page);
-  await page.getByRole('button', { name: 'New Chat' }).click();
-  await sendMessage(chat, prompt);
-  return chat;
-}
+const newChat = (prompt: string) => sendInNewChat(workbench.page, prompt);
 
 test('two questions in one modal, answered by keyboard (one a select with a custom answer), reach the model', async () => {
   const questions = [

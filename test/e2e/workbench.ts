@@ -78,6 +78,14 @@ export async function sendMessage(chat: FrameLocator, text: string): Promise<voi
   await composer.press('Enter');
 }
 
+/** Opens the panel, starts a new chat and sends `prompt` in it; returns the chat frame. */
+export async function sendInNewChat(page: Page, prompt: string): Promise<FrameLocator> {
+  const chat = await openPeonView(page);
+  await page.getByRole('button', { name: 'New Chat' }).click();
+  await sendMessage(chat, prompt);
+  return chat;
+}
+
 /** Runs a command from the Command Palette, as a person would. */
 export async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('F1');

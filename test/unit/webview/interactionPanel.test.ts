@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../../vscode/browser.mjs';
 import { openStandaloneWebview } from '../../webview/standalonePage.mjs';
+import { inertReport } from './inert';
 
 // The page's globals, for the callbacks Playwright runs in the browser (this file is typechecked without the DOM library).
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -354,12 +355,7 @@ describe('plan mode', () => {
     const view = await open([planCard('plan-h', { plan: hostile, source: '.peon/plans/<img src=x>.md', files: [`<img src=${LEAK}-glob>`], commands: ['<script>window.__pwned = 4</script>'] })]);
     const card = view.page.getByRole('group', { name: 'Approval: Approve the plan' });
     await card.waitFor();
-    const found = await card.evaluate((el) => ({
-      pwned: (window as unknown as { __pwned?: number }).__pwned,
-      elements: Array.from(el.ownerDocument.querySelectorAll('img, script:not([nonce]), svg, iframe, link:not([rel=stylesheet][href$="main.css"]), video, object, [onerror], [onload], [style]:not(.spacer)'), (e: { outerHTML: string }) => e.outerHTML),
-      links: Array.from(el.querySelectorAll('a'), (a: { getAttribute(name: string): string | null }) => a.getAttribute('href')),
-      text: el.querySelector('.plan-body')?.textContent ?? '',
-    }));
+    const found = await inertReport(view.page, '.approval');
     expect(found.pwned).toBeUndefined();
     expect(found.elements).toEqual([]);
     expect(found.links).toEqual([]);

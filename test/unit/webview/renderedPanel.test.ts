@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../../vscode/browser.mjs';
 import { openStandaloneWebview } from '../../webview/standalonePage.mjs';
+import { inertReport } from './inert';
 
 const configured = { state: 'configured', provider: 'anthropic', model: 'claude-test' } as const;
 const LEAK = 'http://127.0.0.1:9/leak?secret=AKIA';
@@ -24,12 +25,7 @@ beforeAll(async () => {
 afterAll(async () => browser?.close());
 
 async function hostileIsInert(view: Awaited<ReturnType<typeof openStandaloneWebview>>): Promise<void> {
-  const found = await view.page.locator('body').evaluate((body) => ({
-    pwned: (body.ownerDocument.defaultView as unknown as { __pwned?: number }).__pwned,
-    elements: Array.from(body.querySelectorAll('.transcript img, .transcript script, .transcript svg, .transcript iframe, .transcript link, .transcript video, .transcript object, .transcript [onerror], .transcript [onload], [style]:not(.spacer)'), (e: { outerHTML: string }) => e.outerHTML),
-    links: Array.from(body.querySelectorAll('.transcript a'), (a: { getAttribute(name: string): string | null }) => a.getAttribute('href')),
-    text: body.querySelector('.transcript')?.textContent ?? '',
-  }));
+  const found = await inertReport(view.page, '.transcript');
   expect(found.pwned).toBeUndefined();
   expect(found.elements).toEqual([]);
   expect(found.links).toEqual([]);
