@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, sendInNewChat, sendMessage, UI_WAIT, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, runCommand, sendInNewChat, sendMessage, UI_WAIT, type Workbench } from './workbench';
 
 // The interaction tools in the real VS Code (DESIGN.md §4, §7): questions in the modal,
 // Stop while one is open, the todo list live both ways, and plan mode from its approval
@@ -107,4 +107,27 @@ test('plan mode: approved on its card, a write refused, the plan on its card, ap
   // The declared glob let the write through without a card.
   expect(fs.readFileSync(path.join(workbench.workspace, 'src', 'app.ts'), 'utf8')).toBe('export const app = 2;\n');
   expect(await chat.locator('.grant-tag').count()).toBeGreaterThan(0);
+});
+
+test('plan mode survives a reload: the conversation resumed from history is still in plan mode, and a write is still refused', async () => {
+  const { page } = workbench;
+  model.script(call('r1', 'enterplanmode', {}), { text: 'Planning first.' });
+  const chat = await newChat('plan the rename');
+  const card = chat.getByRole('group', { name: /^Approval: / });
+  await card.waitFor({ timeout: UI_WAIT });
+  await card.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect.poll(() => peonSays(chat).last().textContent(), { timeout: UI_WAIT }).toBe('Planning first.');
+  const banner = chat.locator('.plan-banner');
+  await banner.waitFor({ timeout: UI_WAIT });
+  await page.getByRole('button', { name: 'New Chat' }).click();
+  await banner.waitFor({ state: 'detached', timeout: UI_WAIT });
+
+  await runCommand(page, 'Peon: Show History');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'plan the rename' }).first().click();
+  await banner.waitFor({ timeout: UI_WAIT });
+  model.script(call('r2', 'write', { path: 'src/renamed.ts', content: 'x\n' }), { text: 'Still planning.' });
+  await sendMessage(chat, 'go ahead');
+  await expect.poll(() => peonSays(chat).last().textContent(), { timeout: UI_WAIT }).toBe('Still planning.');
+  expect(fs.existsSync(path.join(workbench.workspace, 'src', 'renamed.ts'))).toBe(false);
+  expect(JSON.stringify(model.requests.at(-1)?.body)).toContain('Plan mode is on: write may change files only under .peon/plans/');
 });
