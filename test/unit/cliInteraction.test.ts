@@ -1,7 +1,7 @@
 // The interaction tools through the built `peon` command, as a black box (DESIGN.md §4,
 // §8; SECURITY.md, Interaction): a question with no terminal, two processes writing
 // todos at once, a corrupt todos.json, and plan mode refusing, then allowing after exit.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -28,6 +28,26 @@ describe('askuserquestion without a terminal', () => {
     const [asked, after] = batch(makeWorkspace(), [{ tool: 'askuserquestion', input: { questions } }, { tool: 'todoread', input: {} }]);
     expect(asked).toMatchObject({ ok: false, error: { code: 'unavailable' } });
     expect(after).toMatchObject({ ok: true, output: expect.stringContaining('No todos') });
+  });
+});
+
+describe('askuserquestion on a terminal', () => {
+  test('asked on the TTY (a pseudo-terminal from script(1)), answered by typed lines; the model\'s escape sequences never reach the terminal', () => {
+    const root = makeWorkspace();
+    const input = {
+      questions: [
+        { id: 'pick', question: '\u001b[2J\u001b]0;PWNED\u0007\u001b]52;c;cm0gLXJmIH4K\u0007Pick \u202eone', type: 'select', options: ['tabs\u001b[31m', 'spaces'], required: true },
+        { id: 'why', question: 'Why?', type: 'text' },
+      ],
+    };
+    const command = [process.execPath, CLI, 'tool', 'askuserquestion', '--workspace', root, '--input', JSON.stringify(input)].map((w) => `'${w.replace(/'/g, "'\\''")}'`).join(' ');
+    const r = spawnSync('script', ['-qec', command, '/dev/null'], { input: '3\ntwo spaces\nhabit\n', encoding: 'utf8', env: { ...process.env, PEON_STATE_DIR: tempDir('peon-state-') }, timeout: 60_000 });
+    expect(r.status).toBe(0);
+    const result = JSON.parse(r.stdout.slice(r.stdout.indexOf('{"tool"')).trim()) as ToolOutcome;
+    expect(result).toMatchObject({ ok: true, data: { answers: { pick: 'two spaces', why: 'habit' } } });
+    expect(r.stdout).toContain('Pick ⟨U+202E⟩one (required)');
+    expect(r.stdout).toContain('3) Custom answer');
+    for (const escape of ['\u001b[2J', '\u001b]0;', '\u001b]52;', '\u001b[31m']) expect(r.stdout).not.toContain(escape);
   });
 });
 

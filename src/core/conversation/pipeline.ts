@@ -2,7 +2,7 @@
 // mode -> permission gate -> execute -> result, serially in the order the calls were
 // made. Every call gets exactly one outcome.
 import type { Approver } from '../permissions/approvals';
-import { judge, type PermissionDecision } from '../permissions/gate';
+import { judge, type GateInput, type PermissionDecision } from '../permissions/gate';
 import type { SessionGrants } from '../permissions/grants';
 import type { CommandJudge } from '../permissions/judgeModel';
 import { DEFAULT_PERMISSIONS, type PermissionConfig } from '../permissions/rules';
@@ -73,7 +73,7 @@ export class CallPipeline {
       if (planning && tool.risk === 'delegate') throw new ToolError('permission_denied', delegateRefusal(tool.name));
       const assessment = await tool.assess(input, this.context);
       risk = assessment.risk;
-      const refusal = planning ? await planModeRefusal(tool, assessment, this.context.workspace) : undefined;
+      const refusal = planning ? await planModeRefusal(tool, this.gateInput(tool, assessment), this.context.workspace) : undefined;
       if (refusal) throw new ToolError('permission_denied', refusal);
       permission = await this.gate(tool, assessment, signal, callId);
       if (permission.decision === 'deny' || permission.answer === 'denied') {
@@ -112,9 +112,10 @@ export class CallPipeline {
     }
   }
 
-  private async gate(tool: AnyTool, assessment: Assessment, signal: AbortSignal, callId: string | undefined): Promise<PermissionOutcome> {
+  /** What the gate (and plan mode's command check) judge a call by. */
+  private gateInput(tool: AnyTool, assessment: Assessment): GateInput {
     const { workspace } = this.context;
-    let permission = await judge({
+    return {
       tool: tool.name,
       assessment,
       config: this.permissions,
@@ -124,7 +125,12 @@ export class CallPipeline {
       roots: workspace.folders.map((f) => f.root),
       ...(this.context.env ? { env: this.context.env } : {}),
       ...(this.judge ? { judge: this.judge } : {}),
-    });
+    };
+  }
+
+  private async gate(tool: AnyTool, assessment: Assessment, signal: AbortSignal, callId: string | undefined): Promise<PermissionOutcome> {
+    const { workspace } = this.context;
+    let permission = await judge(this.gateInput(tool, assessment));
     // In plan mode, writing the plan under .peon/plans/ was approved with plan mode itself (an explicit ask rule still asks).
     if (permission.decision === 'ask' && permission.mode === 'semi-ask' && this.state.current === 'plan' && isPlanWrite(assessment, workspace)) {
       permission = { ...permission, decision: 'allow', source: 'plan mode: the plan is written under .peon/plans/', reasons: [] };

@@ -2,7 +2,8 @@
 // changes only under .peon/plans/; commands only when every segment is read-only;
 // delegated agents not at all. A refusal is an error for the model, never a card.
 import path from 'node:path';
-import { whyNotReadOnly } from '../permissions/readOnlyCommand';
+import type { GateInput } from '../permissions/gate';
+import { whyNotPlanSafe } from '../permissions/readOnlyCommand';
 import type { AnyTool, Assessment } from '../tools/contract';
 import type { ResolvedPath, Workspace } from '../workspace/workspace';
 
@@ -18,10 +19,11 @@ const refused = (what: string): string => `Plan mode is on: ${what}. Nothing was
 export const delegateRefusal = (tool: string): string => refused(`${tool} starts another agent, which could change anything`);
 
 /** Why plan mode refuses this call, or undefined when it may go on to the gate. */
-export async function planModeRefusal(tool: AnyTool, assessment: Assessment, workspace: Workspace): Promise<string | undefined> {
+export async function planModeRefusal(tool: AnyTool, gate: GateInput, workspace: Workspace): Promise<string | undefined> {
+  const { assessment } = gate;
   if (assessment.risk === 'delegate' || tool.risk === 'delegate') return delegateRefusal(tool.name);
   if (assessment.summary.kind === 'command') {
-    const why = await whyNotReadOnly(assessment.summary.command);
+    const why = await whyNotPlanSafe(assessment.summary.command, gate);
     return why === undefined ? undefined : refused(`only read-only commands run, and ${why}`);
   }
   if (!assessment.writes) return undefined;

@@ -3,10 +3,19 @@
 // so plan mode survives a reload and compaction (which only rewrites the history).
 import { SessionGrants, type Grant } from '../permissions/grants';
 import type { Mode, ModeControl } from '../tools/contract';
+import { planCommandProblem, planGlobProblem } from '../tools/planGrants';
 
 export interface SavedState {
   readonly mode: Mode;
   readonly grants: readonly Grant[];
+}
+
+/** A saved grant comes back only in a shape a person could have approved (a plan's pattern checked as when it was declared). */
+function restorable(grant: Grant): boolean {
+  if (typeof grant?.tool !== 'string' || typeof grant.pattern !== 'string' || grant.pattern.length > 20_000) return false;
+  if (grant.origin !== 'plan') return true;
+  if (grant.tool === 'bash') return planCommandProblem(grant.pattern) === undefined;
+  return (grant.tool === 'write' || grant.tool === 'edit') && planGlobProblem(grant.pattern) === undefined;
 }
 
 export class ConversationState implements ModeControl {
@@ -41,7 +50,7 @@ export class ConversationState implements ModeControl {
 
   restore(saved: SavedState): void {
     this.mode = saved.mode === 'plan' ? 'plan' : 'normal';
-    this.grants.restore(Array.isArray(saved.grants) ? saved.grants.filter((g) => typeof g?.tool === 'string' && typeof g.pattern === 'string') : []);
+    this.grants.restore(Array.isArray(saved.grants) ? saved.grants.filter(restorable) : []);
     this.changed();
   }
 

@@ -101,7 +101,7 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
       decidedBy = match.source;
     } else if (place !== undefined && input.grants?.has(input.tool, sessionKey(segmentKey(segment)))) {
       decidedBy = `allowed for this session: ${sessionKey(segmentKey(segment))}`;
-    } else if (segment.argv && reasonOf === undefined && input.grants?.matchesPlan(input.tool, (pattern) => commandMatches(pattern, segmentKey(segment)))) {
+    } else if (segment.argv && reasonOf === undefined && input.grants?.matchesPlan(input.tool, (pattern) => commandMatches(pattern, segmentKey(segment))) && (await planGrantHolds(segment.argv, paths, cwds, input.env ?? process.env))) {
       decidedBy = `allowed by the approved plan: ${segmentKey(segment)}`;
     } else {
       const objection = segment.argv ? whyNotWhitelisted(segment.argv, paths.read) : { why: 'its words are not all literal', judgeable: false };
@@ -125,8 +125,19 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
   return decided('ask', source, reasons, only);
 }
 
+/**
+ * A plan's command pattern covers a segment only where its paths would pass a read (no
+ * secret-like, outside, ignored or protected word) and what it runs is what it names:
+ * a pattern like `cat *` never reaches `cat .env` or `/etc/shadow`.
+ */
+async function planGrantHolds(argv: readonly string[], paths: CommandPaths, cwds: readonly string[], env: NodeJS.ProcessEnv): Promise<boolean> {
+  const objection = whyNotWhitelisted(argv, paths.read);
+  if (objection && !objection.judgeable) return false;
+  return (await whyListedAsks(argv, paths, cwds, env)) === undefined;
+}
+
 /** Why a read-only command on the list must ask after all: what its name resolves to, a version manager, or what git would run or print. */
-async function whyListedAsks(argv: readonly string[], paths: CommandPaths, cwds: readonly string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
+export async function whyListedAsks(argv: readonly string[], paths: CommandPaths, cwds: readonly string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const lookup = paths.lookup(argv[0]!);
   if (lookup) return lookup;
   if (isVersionQuery(argv)) return paths.toolchain();

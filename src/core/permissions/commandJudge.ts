@@ -92,7 +92,8 @@ function pathObjection(args: readonly string[], check: PathCheck, skipUrls: bool
     if (skipUrls && /^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) continue;
     // The whole word may be a path (a file named `--key` or `docs:env`), and so may each
     // piece of it: `git show HEAD:.env`, `--file=secrets.json`, `-S/etc/passwd`.
-    const pieces = new Set([arg, ...arg.split(':'), ...arg.split('=').slice(1), ...(/^-[^-]./.test(arg) ? [arg.slice(2)] : [])]);
+    // `@file` is a file to read for curl, gcc, npm and others.
+    const pieces = new Set([arg, ...arg.split(':'), ...arg.split('=').slice(1), ...(/^-[^-]./.test(arg) ? [arg.slice(2)] : []), ...arg.split('=').map((p) => (p.startsWith('@') ? p.slice(1) : '')) ]);
     for (const piece of pieces) {
       if (piece === '') continue;
       const why = check(piece);

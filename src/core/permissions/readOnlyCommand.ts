@@ -1,9 +1,34 @@
 // Whether a command line only reads: every segment it runs is on the gate's read-only
-// list, with no redirection, substitution or anything the parser cannot vouch for. Plan
-// mode runs nothing else (DESIGN.md §4). Paths are not judged here: a read-only command
-// on a secret-like or outside path still goes through the gate, which asks.
+// list, with no redirection, substitution or anything the parser cannot vouch for, and
+// none of them would run a program the workspace picks (a PATH entry in the workspace, a
+// version manager's file, git config naming a program or a hook). Plan mode runs nothing
+// else (DESIGN.md §4). Paths are not judged here: a read-only command on a secret-like or
+// outside path still goes through the gate, which asks.
+import fs from 'node:fs';
 import { analyzeCommand } from '../shell/segments';
+import { whyListedAsks } from './commandGate';
 import { whyNotWhitelisted } from './commandJudge';
+import { commandPaths, lineFolders } from './commandPaths';
+import type { GateInput } from './gate';
+
+/** Why plan mode refuses `command`: not read-only, or what it would run is not what it says. */
+export async function whyNotPlanSafe(command: string, input: GateInput): Promise<string | undefined> {
+  const syntactic = await whyNotReadOnly(command);
+  if (syntactic) return syntactic;
+  const { segments } = await analyzeCommand(command);
+  const env = input.env ?? process.env;
+  const folders = lineFolders(segments, input.assessment.paths[0]?.canonical ?? process.cwd(), env);
+  const paths = commandPaths(input, folders);
+  const cwds = folders.cwds.filter((c) => fs.statSync(c, { throwIfNoEntry: false })?.isDirectory());
+  for (const segment of segments) {
+    const argv = segment.argv!;
+    // `git describe --dirty` refreshes the index to tell: it writes .git.
+    if (argv[0] === 'git' && argv[1] === 'describe' && argv.some((a) => /^--(dirty|broken)/.test(a))) return `\`${segment.text.trim()}\` refreshes the git index, which writes .git`;
+    const why = await whyListedAsks(argv, paths, cwds, env);
+    if (why) return `\`${segment.text.trim()}\`: ${why}`;
+  }
+  return undefined;
+}
 
 /** Why `command` is not read-only, or undefined when every segment is. */
 export async function whyNotReadOnly(command: string): Promise<string | undefined> {

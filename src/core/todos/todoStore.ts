@@ -9,6 +9,7 @@ import { TodoItem, type TODO_PRIORITIES, type TODO_STATUSES } from '../../shared
 import { ToolError } from '../tools/toolError';
 import { atomicWrite } from '../workspace/atomicWrite';
 import { withLockFile } from './lockFile';
+import { checkTodoPlace, readTodoFile } from './todoFile';
 import { invalid, nextNumber, validate } from './todoRules';
 
 export type Todo = TodoItem & { createdAt: string; updatedAt: string };
@@ -124,7 +125,9 @@ export class TodoStore {
   /** Serialized within this process, locked across processes; fs errors become io_error. */
   private locked<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(() => this.guard(async () => {
+      await this.checkPlace();
       await fs.mkdir(path.dirname(this.file), { recursive: true });
+      await this.checkPlace(); // a .peon made between the check and mkdir by someone else
       return withLockFile(this.lock, fn, { display: '.peon/todos.json.lock' });
     }));
     this.queue = run.catch(() => undefined);
@@ -140,14 +143,15 @@ export class TodoStore {
     }
   }
 
+  /** A .peon that is a link, or a todo or lock file that is not a regular file, is refused (a cloned repository may plant either). */
+  private checkPlace(): Promise<void> {
+    return checkTodoPlace(path.dirname(this.file), [path.basename(this.file), path.basename(this.lock)]);
+  }
+
   private async load(): Promise<Loaded> {
-    let bytes: Buffer;
-    try {
-      bytes = await fs.readFile(this.file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { todos: [], next: 1 };
-      throw error;
-    }
+    await this.checkPlace();
+    const bytes = await readTodoFile(this.file);
+    if (bytes === undefined) return { todos: [], next: 1 };
     let parsed: z.infer<typeof StoredFile> | undefined;
     try {
       parsed = StoredFile.parse(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)));
@@ -156,7 +160,7 @@ export class TodoStore {
     }
     if (!parsed || new Set(parsed.todos.map((t) => t.id)).size !== parsed.todos.length) return { todos: [], next: 1, corrupt: true };
     if ((parsed.version ?? 1) > 1) throw new ToolError('unavailable', `.peon/todos.json was written by a newer Peon (version ${parsed.version}); update Peon to change it.`);
-    const mtime = parsed.todos.some((t) => !t.createdAt || !t.updatedAt) ? (await fs.stat(this.file)).mtime.toISOString() : '';
+    const mtime = parsed.todos.some((t) => !t.createdAt || !t.updatedAt) ? (await fs.lstat(this.file)).mtime.toISOString() : '';
     const todos = parsed.todos.map((t) => ({ ...t, createdAt: t.createdAt ?? mtime, updatedAt: t.updatedAt ?? mtime }));
     return { todos, next: nextNumber(parsed.next, todos) };
   }
@@ -166,7 +170,8 @@ export class TodoStore {
     for (;;) {
       const name = `todos.corrupt-${stamp(new Date())}-${randomBytes(2).toString('hex')}.json`;
       const target = path.join(path.dirname(this.file), name);
-      if (await fs.stat(target).then(() => true, () => false)) continue;
+      if (await fs.lstat(target).then(() => true, () => false)) continue;
+      await this.checkPlace(); // what is renamed is the regular file that was read, in the real .peon
       await fs.rename(this.file, target);
       return `.peon/${name}`;
     }

@@ -7,18 +7,22 @@ import * as z from 'zod';
 import type { ToolContext } from './contract';
 import { defineTool } from './defineTool';
 import description from './exitplanmode.md';
+import { planCommandProblem, planGlobProblem } from './planGrants';
 import { ToolError } from './toolError';
 
 const PLANS = '.peon/plans';
 const MAX_PLAN_CHARS = 200_000;
 
-const pattern = z.string().trim().min(1).max(4096).refine((p) => !/[\n\r\0]/.test(p), 'one line, no control characters');
+const pattern = (problem: (p: string) => string | undefined) => z.string().trim().min(1).max(4096).superRefine((p, ctx) => {
+  const why = problem(p);
+  if (why) ctx.addIssue({ code: 'custom', message: why });
+});
 const input = z.object({
   plan: z.string().min(1).max(MAX_PLAN_CHARS).optional().describe('The plan as Markdown; omit it to show the newest file under .peon/plans/.'),
   allow: z
     .strictObject({
-      files: z.array(pattern.refine((p) => !p.startsWith('/') && !p.startsWith('~') && !p.split('/').includes('..'), 'a glob relative to the workspace, without ..')).max(100).optional().describe('Globs of the files the plan will write or edit.'),
-      commands: z.array(pattern).max(100).optional().describe('Command patterns the plan will run (`npm test`, `npm run build *`).'),
+      files: z.array(pattern(planGlobProblem)).max(100).optional().describe('Globs of the files the plan will write or edit (relative, with *, ** and ? only).'),
+      commands: z.array(pattern(planCommandProblem)).max(100).optional().describe('Command patterns the plan will run (`npm test`, `npm run build *`).'),
     })
     .optional()
     .describe('What carrying out the plan will touch.'),

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -243,5 +243,39 @@ process.stdin.once('data', async () => {
     fs.rmSync(lock);
     expect(await withLockFile(lock, async () => 'ran', { maxWaitMs: 150 })).toBe('ran');
     expect(fs.existsSync(lock)).toBe(false);
+  });
+});
+
+describe('where the todo list may live (a cloned repository may plant links, FIFOs and devices)', () => {
+  test('a .peon that links out of the workspace: nothing is read, written or renamed there', async () => {
+    const root = workspace();
+    const outside = workspace();
+    fs.writeFileSync(path.join(outside, 'todos.json'), 'my important data');
+    fs.symlinkSync(outside, path.join(root, '.peon'));
+    const store = new TodoStore(root);
+    expect((await rejection(store.write({ title: 'x' }))).code).toBe('permission_denied');
+    expect((await rejection(store.list())).code).toBe('permission_denied');
+    expect(fs.readdirSync(outside)).toEqual(['todos.json']);
+    expect(fs.readFileSync(path.join(outside, 'todos.json'), 'utf8')).toBe('my important data');
+  });
+
+  test('todos.json as a link (to /dev/zero, or out), a FIFO, or oversized is refused at once, never read', async () => {
+    const root = workspace();
+    fs.mkdirSync(path.join(root, '.peon'));
+    const file = path.join(root, '.peon', 'todos.json');
+    const store = new TodoStore(root);
+    fs.symlinkSync('/dev/zero', file);
+    expect((await rejection(store.list())).code).toBe('permission_denied');
+    expect((await rejection(store.write({ title: 'x' }))).code).toBe('permission_denied');
+    fs.rmSync(file);
+    execFileSync('mkfifo', [file]);
+    expect((await rejection(store.list())).code).toBe('permission_denied');
+    fs.rmSync(file);
+    fs.writeFileSync(file, Buffer.alloc(6 * 1024 * 1024, 0x20));
+    expect((await rejection(store.list())).code).toBe('too_large');
+    expect(fs.statSync(file).size).toBe(6 * 1024 * 1024); // not set aside, not emptied
+    fs.rmSync(file);
+    execFileSync('mkfifo', [`${file}.lock`]);
+    expect((await rejection(store.write({ title: 'x' }))).code).toBe('permission_denied');
   });
 });
