@@ -231,7 +231,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.transcript.append({ kind: 'notice', level: 'warning', text: `${client.problem} Nothing was sent anywhere.` });
       return;
     }
-    conversation.configure(settings.values, settings.layers);
+    conversation.configure(settings.values, settings.layers, vscode.workspace.isTrusted);
     this.transcript.contextWindow = windowOf(client);
     this.post({ type: 'busy', busy: true });
     try {

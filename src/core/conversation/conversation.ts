@@ -75,8 +75,9 @@ export interface TurnResult {
 
 export class Conversation {
   readonly workspace: Workspace;
-  readonly tools: ToolRegistry;
-  readonly specs: readonly ToolSpec[];
+  private registry: ToolRegistry;
+  private toolSpecs: readonly ToolSpec[];
+  private trusted: boolean;
   readonly state: ConversationState;
   readonly todos: TodoStore;
   readonly history: HistoryItem[];
@@ -90,8 +91,9 @@ export class Conversation {
   constructor(private readonly setup: ConversationSetup) {
     const type = setup.agentType ?? 'main';
     this.workspace = new Workspace(setup.folders.map((f) => ({ ...(f.name ? { name: f.name } : {}), path: f.path })));
-    this.tools = registryFor(type, setup.trusted ?? true);
-    this.specs = this.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+    this.trusted = setup.trusted ?? true;
+    this.registry = registryFor(type, this.trusted);
+    this.toolSpecs = specsOf(this.registry);
     this.permissions = permissionConfig(setup.layers);
     this.settings = setup.settings;
     this.state = new ConversationState(setup.state ?? { mode: startingMode(type), grants: [] });
@@ -122,11 +124,27 @@ export class Conversation {
    * New settings for the turns to come (the person edited them): rules, limits and the
    * model's options. History, state, snapshots and todos stay.
    */
-  configure(settings: SettingValues, layers: SettingLayers): void {
+  configure(settings: SettingValues, layers: SettingLayers, trusted = this.trusted): void {
+    // Workspace Trust granted (or withdrawn) while the chat goes on: its tools follow.
+    if (trusted !== this.trusted) {
+      this.trusted = trusted;
+      this.registry = registryFor(this.setup.agentType ?? 'main', trusted);
+      this.toolSpecs = specsOf(this.registry);
+    }
     this.settings = settings;
     this.permissions = permissionConfig(layers);
     this.context = { ...this.context, settings, timeoutMs: timeoutOf(settings) };
     this.direct = this.pipeline(this.setup.signal ?? new AbortController().signal);
+  }
+
+  /** The tools this conversation may call now. */
+  get tools(): ToolRegistry {
+    return this.registry;
+  }
+
+  /** What the model is shown of them. */
+  get specs(): readonly ToolSpec[] {
+    return this.toolSpecs;
   }
 
   /** Warnings about the settings (a corrupt rule fails closed), for the face to show. */
@@ -188,6 +206,8 @@ export class Conversation {
     return new CallPipeline(this.tools, { ...this.context, signal }, this.setup.hooks.approve, this.permissions, this.state, judge);
   }
 }
+
+const specsOf = (registry: ToolRegistry): ToolSpec[] => registry.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
 
 /** A safety net above every tool's own deadline (commands have theirs, from settings). */
 const timeoutOf = (settings: SettingValues): number => Math.max(10 * 60, (settings['peon.bash.maxTimeoutSeconds'] ?? 600) + 60) * 1000;

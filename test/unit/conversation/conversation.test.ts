@@ -74,6 +74,17 @@ describe('one conversation per agent type', () => {
     expect(conversation.tools.list().map((t) => t.name)).not.toContain('bash');
   });
 
+  test('trust granted while the chat goes on brings the other tools back; withdrawn, they go', () => {
+    const root = makeWorkspace();
+    const conversation = conversationIn(root, { trusted: false });
+    const settings = { values: {}, layers: { user: {}, workspace: {} } };
+    expect(conversation.specs.map((s) => s.name)).not.toContain('write');
+    conversation.configure(settings.values, settings.layers, true);
+    expect(conversation.specs.map((s) => s.name)).toEqual(expect.arrayContaining(['write', 'bash', 'todowrite']));
+    conversation.configure(settings.values, settings.layers, false);
+    expect(conversation.tools.list().every((t) => t.risk === 'read_only')).toBe(true);
+  });
+
   test('a planner writes its plan under .peon/plans/ and nowhere else', async () => {
     const root = gitRepo();
     const conversation = conversationIn(root, { type: 'planner' });
