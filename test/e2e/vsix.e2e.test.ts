@@ -40,6 +40,8 @@ test('the VSIX holds only what runs', () => {
       'extension.vsixmanifest',
       'extension/dist/bin/rg',
       'extension/dist/extension.js',
+      'extension/dist/panel.js',
+      'extension/dist/runtime.js',
       'extension/dist/webview/main.css',
       'extension/dist/webview/main.js',
       'extension/dist/wasm/tree-sitter-bash.wasm',
