@@ -47,6 +47,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly sessions: SessionStore;
   private model: ModelStatus;
   private readonly disposables: vscode.Disposable[] = [];
+  private todoWatcher: vscode.FileSystemWatcher | undefined;
   /** Settles when the current webview reports `ready`; replaced once settled and the webview goes away. */
   private rendered = deferred<RenderReport>();
   private renderedSettled = false;
@@ -165,6 +166,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     conversation.todos.onChange((todos) => {
       if (this.conversation === conversation) this.postTodos(todos);
     });
+    // Written elsewhere too (`peon tool todowrite` in a terminal, another window): shown as it changes.
+    this.todoWatcher?.dispose();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (folder) {
+      this.todoWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.peon/todos.json'));
+      const refresh = (): void => void this.refreshTodos();
+      this.todoWatcher.onDidChange(refresh);
+      this.todoWatcher.onDidCreate(refresh);
+      this.todoWatcher.onDidDelete(refresh);
+    }
     this.postState();
     void this.refreshTodos();
     return conversation;
@@ -246,6 +257,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   dispose(): void {
     this.approvals.dispose();
     this.questions.dispose();
+    this.todoWatcher?.dispose();
     for (const d of this.disposables) d.dispose();
   }
 

@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { artifactsDir } from '../../scripts/paths.mjs';
+import { artifactsDir, repoRoot } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
 import { openPeonView, openPeonWorkbench, runCommand, sendInNewChat, sendMessage, UI_WAIT, type Workbench } from './workbench';
 
@@ -74,6 +75,10 @@ test('the todo list shows live; an item ticked in the panel reaches the model', 
   await expect.poll(() => peonSays(chat).last().textContent(), { timeout: UI_WAIT }).toBe('I see the first step is done.');
   expect(lastBody()).toContain('todo-1 [completed] (high) Write the parser');
   expect(lastBody()).toContain('todo-2 [pending] (medium) Test the parser');
+  // Written from a terminal (`peon tool todowrite`), it shows in the panel as it changes.
+  execFileSync(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'tool', 'todowrite', '--workspace', workbench.workspace, '--input', JSON.stringify({ title: 'From the terminal' })], { env: { ...process.env, PEON_STATE_DIR: path.join(artifactsDir, 'e2e', 'peon-state') } });
+  await expect.poll(() => todos.locator('li').count(), { timeout: UI_WAIT }).toBe(3);
+  expect(await todos.textContent()).toContain('From the terminal');
 });
 
 test('plan mode: approved on its card, a write refused, the plan on its card, approved with its grants', async () => {
