@@ -9,6 +9,7 @@ import type { Conversation, SavedState } from '../core/conversation/index';
 import type { HistoryItem } from '../core/model/modelClient';
 import type { SessionGrants } from '../core/permissions/grants';
 import { SessionStore, type SessionMeta } from '../core/sessions/sessionStore';
+import { UNREADABLE } from '../core/todos/formatTodos';
 import type { Todo } from '../core/todos/todoStore';
 import { applySetup, modelFromSettings, setupChoices } from './modelFromSettings';
 import { openPanelConversation } from './panelConversation';
@@ -202,8 +203,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const conversation = this.conversation;
     if (!conversation) return;
     try {
-      const { todos, setAside } = await conversation.todos.list();
-      this.postTodos(todos, setAside ? `The todo file did not parse; it was kept aside as ${setAside}.` : undefined);
+      const { todos, unreadable } = await conversation.todos.list();
+      this.postTodos(todos, unreadable ? UNREADABLE : undefined);
     } catch (error) {
       this.postTodos([], `The todo list could not be read: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -43,12 +43,13 @@ export class QuestionModal implements vscode.Disposable {
     }
     const known = new Set(asked.questions.map((q) => q.id));
     const stray = Object.keys(given).filter((key) => !known.has(key));
-    const missing = asked.questions.filter((q) => q.required && (given[q.id] ?? '').trim() === '').map((q) => q.id);
+    const answerOf = (id: string): string => (Object.hasOwn(given, id) && typeof given[id] === 'string' ? given[id].trim() : '');
+    const missing = asked.questions.filter((q) => q.required && answerOf(q.id) === '').map((q) => q.id);
     if (stray.length > 0 || missing.length > 0) {
       this.log.warn(`Ignored answers for questions ${id}: ${stray.length > 0 ? `unknown questions ${stray.join(', ')}` : `required questions unanswered: ${missing.join(', ')}`}.`);
       return;
     }
-    this.broker.answer(id, { answers: Object.fromEntries(asked.questions.map((q) => [q.id, (given[q.id] ?? '').trim()])) });
+    this.broker.answer(id, { answers: Object.fromEntries(asked.questions.map((q) => [q.id, answerOf(q.id)])) });
   }
 
   dismiss(id: string): void {

@@ -93,8 +93,12 @@ export const Grant = z.object({
 
 export const MAX_QUESTIONS = 20;
 /** One askuserquestion question (DESIGN.md §4). */
+/** A question's id: a plain name, never one an object already has (`__proto__`, `constructor`). */
+export const QUESTION_ID = /^[A-Za-z0-9_.-]{1,100}$/;
+const RESERVED_IDS = new Set(['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty']);
+export const isQuestionId = (id: string): boolean => QUESTION_ID.test(id) && !RESERVED_IDS.has(id);
 export const Question = z.object({
-  id: z.string().min(1).max(100),
+  id: z.string().refine(isQuestionId, 'letters, digits, _ . - (not a reserved name such as __proto__)'),
   question: z.string().min(1).max(4000),
   type: z.enum(['text', 'select']),
   options: z.array(z.string().min(1).max(500)).max(50).optional(),

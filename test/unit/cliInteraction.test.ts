@@ -82,11 +82,12 @@ describe('todos from the command line', () => {
       { tool: 'todowrite', input: { id: 'todo-9', status: 'done' } },
       { tool: 'todowrite', input: { title: 'start again' } },
     ]);
-    expect(read).toMatchObject({ ok: true, output: expect.stringMatching(/did not parse; it was kept aside as \.peon\/todos\.corrupt-[^ ]+\.json/) });
-    const aside = (read!.data as { setAside: string }).setAside;
-    expect(fs.readFileSync(path.join(root, aside))).toEqual(original);
+    expect(read).toMatchObject({ ok: true, output: expect.stringContaining('does not parse; it is left as it is'), data: { unreadable: true } });
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(added).toMatchObject({ ok: true, data: { todo: { id: 'todo-1', title: 'start again' } } });
+    const aside = (added!.data as { setAside: string }).setAside;
+    expect(aside).toMatch(/^\.peon\/todos\.corrupt-[^/]+\.json$/);
+    expect(fs.readFileSync(path.join(root, aside))).toEqual(original);
   });
 });
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { RUNNERS, unwrap } from '../shell/commandWords';
 import { analyzeCommand, RUNS_OTHERS } from '../shell/segments';
 import { commandForms, isVersionQuery, whyNotWhitelisted } from './commandJudge';
+import { isLong } from './commandOptions';
 import { commandPaths, lineFolders, type CommandPaths } from './commandPaths';
 import { DESTRUCTIVE_NAMES, whyDestructive, type ChangeCheck } from './destructive';
 import { deny, type GateInput, type PermissionDecision, type PermissionMode } from './gate';
@@ -125,12 +126,26 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
   return decided('ask', source, reasons, only);
 }
 
+/** Commands that walk a folder tree even when no word names one (`rg x` searches `.`). */
+const WALKERS = new Set(['rg', 'ag', 'ack', 'fd', 'fdfind', 'find', 'tree', 'du', 'tar', 'zip', 'rsync', 'locate']);
+
+/** Whether a segment reaches into folders: a recursion option, a folder operand, a command that walks by default. */
+function reachesFolders(argv: readonly string[], cwds: readonly string[]): boolean {
+  const [name = '', ...args] = argv;
+  if (WALKERS.has(path.basename(name)) || (name === 'git' && args.includes('grep'))) return true;
+  if (args.some((a) => /^-[a-zA-Z]*[rR]/.test(a) || isLong(a, 'recursive', 3) || isLong(a, 'dereference-recursive', 3))) return true;
+  return args.some((a) => !a.startsWith('-') && cwds.some((cwd) => fs.statSync(path.resolve(cwd, a), { throwIfNoEntry: false })?.isDirectory()));
+}
+
 /**
  * A plan's command pattern covers a segment only where its paths would pass a read (no
- * secret-like, outside, ignored or protected word) and what it runs is what it names:
- * a pattern like `cat *` never reaches `cat .env` or `/etc/shadow`.
+ * secret-like, outside, ignored or protected word), it names files rather than walking
+ * folders (what is below a folder is not checked), and what it runs is what it names:
+ * a pattern like `cat *` never reaches `cat .env` or `/etc/shadow`, nor `grep *` a
+ * `grep -r` over the workspace.
  */
 async function planGrantHolds(argv: readonly string[], paths: CommandPaths, cwds: readonly string[], env: NodeJS.ProcessEnv): Promise<boolean> {
+  if (reachesFolders(argv, cwds)) return false;
   const objection = whyNotWhitelisted(argv, paths.read);
   if (objection && !objection.judgeable) return false;
   return (await whyListedAsks(argv, paths, cwds, env)) === undefined;

@@ -43,7 +43,7 @@ const UNSAFE_LONG: Readonly<Record<string, readonly string[]>> = {
   tail: ['follow', 'retry', 'pid'],
   ls: ['recursive', 'dereference', 'dereference-command-line'],
   du: ['all', 'dereference', 'dereference-args'],
-  git: ['output', 'ext-diff', 'textconv', 'exec', 'upload-pack', 'receive-pack', 'open-files-in-pager', 'no-index'],
+  git: ['output', 'ext-diff', 'textconv', 'exec', 'upload-pack', 'receive-pack', 'open-files-in-pager', 'no-index', 'show-signature'],
 };
 /**
  * Short options likewise. `ls -R` and `du -a` walk into folders a read would ask about
@@ -79,6 +79,9 @@ export function whyNotWhitelisted(argv: readonly string[], check: PathCheck): { 
   if (option) return notListed(`${option} can make ${name} write, run something, read names from elsewhere or never end`, args, check);
   // git expands pathspecs itself: `git log -p -- '.en?'` reaches files no word names.
   if (name === 'git') {
+    // A %G placeholder verifies the signature: it runs gpg (or ssh-keygen), which writes its home.
+    const signed = args.find((a) => /^--(format|pretty)=/.test(a) && a.includes('%G'));
+    if (signed) return { why: `${signed} makes git verify signatures, which runs gpg`, judgeable: false };
     const spec = args.find((a) => /[*?[]/.test(a) || a.startsWith(':('));
     if (spec) return { why: `git expands the pathspec ${spec} itself, so what it reads cannot be checked`, judgeable: false };
   }

@@ -69,7 +69,7 @@ export function runGit(cwd: string, args: readonly string[], env: NodeJS.Process
  * smudge filters for status and diff; signature programs for log; the alternate refs
  * command for `log --alternate-refs`; core.worktree.
  */
-const RUNS_PROGRAMS = '^(diff\\.external|diff\\..+\\.(textconv|command)|filter\\..+\\.(clean|smudge|process)|gpg\\.program|gpg\\..+\\.program|core\\.worktree|core\\.alternaterefscommand)$';
+const RUNS_PROGRAMS = '^(diff\\.external|diff\\..+\\.(textconv|command)|filter\\..+\\.(clean|smudge|process)|gpg\\.program|gpg\\..+\\.program|gpg\\.format|log\\.showsignature|core\\.worktree|core\\.alternaterefscommand)$';
 /** git-lfs's own filter, as `git lfs install --local` writes it. */
 const LFS = new Map([
   ['filter.lfs.clean', 'git-lfs clean -- %f'],

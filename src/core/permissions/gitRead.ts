@@ -35,7 +35,7 @@ const SHAPE = new RegExp(
       '--date-order', '--author-date-order', '--no-renames', '-M\\d*%?', '--find-renames(=.*)?', '-B[\\d/%]*',
       '--break-rewrites(=.*)?', '-D', '--irreversible-delete', '-l\\d+', '--full-index', '--binary', '--text', '-a', '--no-prefix', '--default-prefix', '--(src|dst|line)-prefix=.*',
       '--no-ext-diff', '--no-textconv', '--ita-(in)?visible-in-index', '-W', '--function-context', '--inter-hunk-context=\\d+', '--exit-code', '--quiet', '--check', '--parents',
-      '--children', '--left-right', '--cherry-mark', '--show-linear-break(=.*)?', '--(no-)?expand-tabs(=\\d+)?', '--encoding=.*', '--show-signature', '--no-notes',
+      '--children', '--left-right', '--cherry-mark', '--show-linear-break(=.*)?', '--(no-)?expand-tabs(=\\d+)?', '--encoding=.*', '--no-notes',
       '--(no-)?(use-)?mailmap', '--log-size', '--full-history', '--simplify-(merges|by-decoration)', '--sparse', '--dense', '--ancestry-path(=.*)?', '--no-walk(=.*)?',
       '--first-parent', '--(no-)?merges', '--(min|max)-parents=\\d+', '--no-(min|max)-parents', '-n\\d+', '-\\d+', '--max-count=\\d+', '--skip=\\d+',
       '--(since|after|until|before|since-as-filter)=.*', '--(author|committer|grep|grep-reflog)=.*', '--all-match', '--invert-grep', '-i', '--regexp-ignore-case',

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { analyzeCommand } from '../shell/segments';
 import { whyListedAsks } from './commandGate';
 import { whyNotWhitelisted } from './commandJudge';
+import { isLong } from './commandOptions';
 import { commandPaths, lineFolders } from './commandPaths';
 import type { GateInput } from './gate';
 
@@ -23,7 +24,7 @@ export async function whyNotPlanSafe(command: string, input: GateInput): Promise
   for (const segment of segments) {
     const argv = segment.argv!;
     // `git describe --dirty` refreshes the index to tell: it writes .git.
-    if (argv[0] === 'git' && argv[1] === 'describe' && argv.some((a) => /^--(dirty|broken)/.test(a))) return `\`${segment.text.trim()}\` refreshes the git index, which writes .git`;
+    if (argv[0] === 'git' && argv[1] === 'describe' && argv.some((a) => isLong(a, 'dirty') || isLong(a, 'broken'))) return `\`${segment.text.trim()}\` refreshes the git index, which writes .git`;
     const why = await whyListedAsks(argv, paths, cwds, env);
     if (why) return `\`${segment.text.trim()}\`: ${why}`;
   }

@@ -9,9 +9,12 @@ export function formatTodo(todo: Todo): string {
   return `${line}\n${todo.description.split('\n').map((l) => `    ${l}`).join('\n')}`;
 }
 
-export function formatTodos(todos: readonly Todo[], setAside?: string): string {
+export const UNREADABLE = 'The todo file .peon/todos.json does not parse; it is left as it is, and the next todowrite keeps it aside (renamed, never emptied) and starts a new list.';
+
+export function formatTodos(todos: readonly Todo[], setAside?: string, unreadable?: boolean): string {
   const lines: string[] = [];
   if (setAside) lines.push(`The todo file did not parse; it was kept aside as ${setAside} and the list starts empty.`);
+  if (unreadable) lines.push(UNREADABLE);
   lines.push(todos.length === 0 ? 'No todos.' : todos.map(formatTodo).join('\n'));
   return lines.join('\n');
 }

@@ -1,6 +1,7 @@
 // The workspace's todo list, `.peon/todos.json` (DESIGN.md §4, todoread/todowrite).
 // Every change is a read-modify-write under a lock file shared by processes (and a queue
-// within this one), written atomically; a file that does not parse is kept aside, never emptied.
+// within this one), written atomically; a file that does not parse is kept aside by the
+// next write (renamed, never emptied), and only reported by a read.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -17,7 +18,7 @@ export type TodoStatus = (typeof TODO_STATUSES)[number];
 export type TodoPriority = (typeof TODO_PRIORITIES)[number];
 export interface TodoFilter { status?: TodoStatus; priority?: TodoPriority }
 export interface TodoChange { id?: string; title?: string; description?: string; status?: TodoStatus; priority?: TodoPriority; dependsOn?: string[]; action?: 'delete' }
-export interface TodoListResult { todos: Todo[]; setAside?: string }
+export interface TodoListResult { todos: Todo[]; setAside?: string; /** The file does not parse; it was left as it is. */ unreadable?: true }
 export interface TodoWriteResult { todo?: Todo; deleted?: Todo; created: boolean; todos: Todo[]; setAside?: string }
 
 const CUSTOM_ID = /^[A-Za-z0-9_.-]{1,100}$/;
@@ -40,18 +41,11 @@ export class TodoStore {
     this.lock = `${this.file}.lock`;
   }
 
+  /** Reads only: a file that does not parse is reported and left as it is (the next write keeps it aside). */
   async list(filter: TodoFilter = {}): Promise<TodoListResult> {
-    let loaded = await this.guard(() => this.load());
-    let setAside: string | undefined;
-    if (loaded.corrupt) {
-      // Set aside under the lock: a writer may have replaced the file since it was read.
-      [loaded, setAside] = await this.locked(async () => {
-        const again = await this.load();
-        return [again, again.corrupt ? await this.setAside() : undefined] as const;
-      });
-    }
+    const loaded = await this.guard(() => this.load());
     const todos = loaded.todos.filter((t) => (!filter.status || t.status === filter.status) && (!filter.priority || t.priority === filter.priority));
-    return { todos, ...(setAside ? { setAside } : {}) };
+    return { todos, ...(loaded.corrupt ? { unreadable: true } : {}) };
   }
 
   /** The todo with this id, read without changing anything (an unreadable file has none). */

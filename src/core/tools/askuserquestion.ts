@@ -1,13 +1,13 @@
 // askuserquestion (DESIGN.md §4): questions put to the person, the loop blocked until they
 // answer. Never gated; Stop answers it `cancelled`; where nobody can answer it fails at once.
 import * as z from 'zod';
-import { MAX_QUESTIONS } from '../../shared/messages';
+import { isQuestionId, MAX_QUESTIONS } from '../../shared/messages';
 import description from './askuserquestion.md';
 import { defineTool } from './defineTool';
 import { ToolError } from './toolError';
 
 const question = z.strictObject({
-  id: z.string().min(1).max(100).describe('Identifier the answer is returned under.'),
+  id: z.string().min(1).max(100).refine(isQuestionId, 'letters, digits, _ . - only (not a reserved name such as __proto__)').describe('Identifier the answer is returned under (letters, digits, _ . -).'),
   question: z.string().min(1).max(4000).describe('The question, as the user will read it.'),
   type: z.enum(['text', 'select']).describe('text: free text; select: one of options (or a custom answer).'),
   options: z.array(z.string().min(1).max(500)).min(1).max(50).optional().describe('The choices, for select.'),
@@ -45,9 +45,10 @@ export const askUserQuestionTool = defineTool({
     if (ctx.signal.aborted) throw new ToolError('cancelled', 'The user stopped the run while the questions were open; they were not answered.');
     if ('unanswered' in reply) throw new ToolError('cancelled', `The questions were not answered: ${reply.unanswered} Go on with what you know, and say what you assumed.`);
     const given = reply.answers;
-    const answers: Record<string, string> = {};
+    const answers: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const q of args.questions) {
-      const answer = typeof given[q.id] === 'string' ? given[q.id]!.trim() : '';
+      const value = Object.hasOwn(given, q.id) ? given[q.id] : undefined;
+      const answer = typeof value === 'string' ? value.trim() : '';
       if (q.required && answer === '') throw new ToolError('cancelled', `The question ${JSON.stringify(q.id)} needed an answer and got none.`);
       answers[q.id] = answer;
     }

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import type { ToolContext } from './contract';
 import { defineTool } from './defineTool';
 import description from './exitplanmode.md';
-import { planCommandProblem, planGlobProblem } from './planGrants';
+import { planCommandProblem, planGlobProblem, planGlobsProblem } from './planGrants';
 import { ToolError } from './toolError';
 
 const PLANS = '.peon/plans';
@@ -21,7 +21,14 @@ const input = z.object({
   plan: z.string().min(1).max(MAX_PLAN_CHARS).optional().describe('The plan as Markdown; omit it to show the newest file under .peon/plans/.'),
   allow: z
     .strictObject({
-      files: z.array(pattern(planGlobProblem)).max(100).optional().describe('Globs of the files the plan will write or edit (relative, with *, ** and ? only).'),
+      files: z
+        .array(pattern(planGlobProblem))
+        .max(100)
+        .superRefine((globs, ctx) => {
+          const why = planGlobsProblem(globs);
+          if (why) ctx.addIssue({ code: 'custom', message: why });
+        })
+        .optional().describe('Globs of the files the plan will write or edit (relative, with *, ** and ? only).'),
       commands: z.array(pattern(planCommandProblem)).max(100).optional().describe('Command patterns the plan will run (`npm test`, `npm run build *`).'),
     })
     .optional()
@@ -41,7 +48,15 @@ function newestPlan(ctx: ToolContext): { text: string; source: string } {
     .sort((a, b) => b.stat!.mtimeMs - a.stat!.mtimeMs);
   const newest = files[0];
   if (!newest) throw new ToolError('invalid_input', `There is no plan to show: give it as \`plan\`, or write it under ${PLANS}/ first.`);
-  const text = fs.readFileSync(newest.p.canonical, 'utf8');
+  // At most what the card shows (a character is at most 4 bytes): a huge planted file is never read whole.
+  const fd = fs.openSync(newest.p.canonical, 'r');
+  let text: string;
+  try {
+    const bytes = Buffer.alloc(Math.min(newest.stat!.size, MAX_PLAN_CHARS * 4));
+    text = bytes.subarray(0, fs.readSync(fd, bytes, 0, bytes.length, 0)).toString('utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
   return { text: text.length > MAX_PLAN_CHARS ? `${text.slice(0, MAX_PLAN_CHARS)}\n\n… [cut at ${MAX_PLAN_CHARS} characters]` : text, source: newest.p.display };
 }
 

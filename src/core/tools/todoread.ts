@@ -26,10 +26,10 @@ export const todoreadTool = defineTool({
   assess: async () => ({ risk: 'read_only', writes: false, paths: [], summary: { kind: 'generic', text: 'Read the todo list' } }),
   async execute(args, ctx) {
     const filter = { ...(args.status ? { status: args.status } : {}), ...(args.priority ? { priority: args.priority } : {}) };
-    const { todos, setAside } = await todoStore(ctx).list(filter);
-    let output = formatTodos(todos, setAside);
+    const { todos, setAside, unreadable } = await todoStore(ctx).list(filter);
+    let output = formatTodos(todos, setAside, unreadable);
     const filtered = Object.entries(filter).map(([k, v]) => `${k} ${v}`);
     if (todos.length === 0 && filtered.length > 0) output = output.replace(/No todos\.$/, `No todos with ${filtered.join(' and ')}.`);
-    return { output, data: { todos, ...(setAside ? { setAside } : {}) } };
+    return { output, data: { todos, ...(setAside ? { setAside } : {}), ...(unreadable ? { unreadable } : {}) } };
   },
 });

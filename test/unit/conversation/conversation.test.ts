@@ -306,3 +306,46 @@ describe('a hostile review of plan mode and plan grants: its breaks, closed', ()
     expect(restored.state.grants.list()).toEqual([{ tool: 'write', pattern: 'src/**', origin: 'plan' }, { tool: 'bash', pattern: 'npm test (in .)' }]);
   });
 });
+
+describe('a second hostile review: its breaks, closed', () => {
+  test('signature checks (gpg writes its home) are refused in plan mode and ask otherwise; an abbreviated describe --dirty too', async () => {
+    const root = gitRepo();
+    const home = makeWorkspace();
+    const { GNUPGHOME: _gnupg, ...inherited } = process.env;
+    const env = { ...inherited, HOME: home };
+    const planning = conversationIn(root, { state: { mode: 'plan', grants: [] }, extra: { env } });
+    for (const command of ['git log --show-signature -1', 'git log --format=%GK -1', 'git log --pretty=format:%G? -1', 'git describe --always --di', 'git describe --always --dirt']) {
+      expect(await planning.call('bash', { command }), command).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    }
+    execFileSync('git', ['config', 'log.showSignature', 'true'], { cwd: root });
+    expect(await planning.call('bash', { command: 'git log -1' })).toMatchObject({ ok: false, error: { code: 'permission_denied', message: expect.stringContaining('log.showsignature') } });
+    const asked: string[] = [];
+    const normal = conversationIn(root, { extra: { env }, hooks: { approve: async (r) => (asked.push(r.tool), { approved: false }) } });
+    expect(await normal.call('bash', { command: 'git log -1' })).toMatchObject({ ok: false, permission: { decision: 'ask' } });
+    expect(fs.existsSync(path.join(home, '.gnupg'))).toBe(false);
+  });
+
+  test('a plan command pattern does not cover walking folders: grep -r, rg, tar of a folder, cp -r', async () => {
+    const root = gitRepo({ '.env': 'API_TOKEN=hunter2\n', 'src/a.ts': 'a\n' });
+    const conversation = conversationIn(root, {
+      state: { mode: 'plan', grants: [] },
+      hooks: { approve: async (r) => (r.assessment.offers ? { approved: true, scope: 'session' } : { approved: false }) },
+    });
+    expect(await conversation.call('exitplanmode', { plan: '# Plan', allow: { commands: ['grep *', 'rg *', 'tar *', 'cp *'] } })).toMatchObject({ ok: true });
+    expect(await conversation.call('bash', { command: 'grep a src/a.ts' })).toMatchObject({ ok: true, permission: { decision: 'allow' } });
+    for (const command of ['grep -r hunter .', 'grep -rh = src', 'rg hunter', 'tar cf - .', 'cp -r . src/copy', 'cp src src2']) {
+      expect(await conversation.call('bash', { command }), command).toMatchObject({ ok: false, permission: { decision: 'ask', answer: 'denied' } });
+    }
+    expect(fs.existsSync(path.join(root, 'src', 'copy'))).toBe(false);
+  });
+
+  test('globs that are every file however spelled, and question ids an object already has, are refused', async () => {
+    const conversation = conversationIn(makeWorkspace(), { state: { mode: 'plan', grants: [] }, hooks: { ask: async () => ({ answers: {} }) } });
+    for (const files of [['./**'], ['**/?*'], ['*/**', '*'], ['**/*?*'], ['src//**']]) {
+      expect(await conversation.call('exitplanmode', { plan: '# Plan', allow: { files } }), files.join(' ')).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    }
+    for (const id of ['__proto__', 'constructor', 'a b', '../x']) {
+      expect(await conversation.call('askuserquestion', { questions: [{ id, question: 'q?', type: 'text' }] }), id).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    }
+  });
+});

@@ -125,19 +125,19 @@ describe('TodoStore', () => {
     expect((await store.list({ status: 'cancelled' })).todos).toEqual([]);
   });
 
-  test('a file that does not parse is kept aside with its bytes, reported once, and the list starts empty', async () => {
+  test('a file that does not parse: a read reports it and leaves it as it is; the next write keeps it aside with its bytes and starts a new list', async () => {
     const root = workspace();
     const store = new TodoStore(root);
     fs.mkdirSync(path.join(root, '.peon'));
     const original = Buffer.from('{"version":1,"todos":[{"id":"todo-1", oops\n');
     fs.writeFileSync(store.file, original);
-    const first = await store.list();
-    expect(first.todos).toEqual([]);
-    expect(first.setAside).toMatch(/^\.peon\/todos\.corrupt-\d{8}T\d{6}-[0-9a-f]{4}\.json$/);
-    expect(fs.readFileSync(path.join(root, first.setAside!)).equals(original)).toBe(true);
-    expect(fs.existsSync(store.file)).toBe(false);
-    expect(await store.list()).toEqual({ todos: [] });
-    expect((await store.write({ title: 'fresh' })).todo!.id).toBe('todo-1');
+    expect(await store.list()).toEqual({ todos: [], unreadable: true });
+    expect(bytes(store).equals(original)).toBe(true); // a read renames nothing (also in restricted and plan mode)
+    const written = await store.write({ title: 'fresh' });
+    expect(written.todo!.id).toBe('todo-1');
+    expect(written.setAside).toMatch(/^\.peon\/todos\.corrupt-\d{8}T\d{6}-[0-9a-f]{4}\.json$/);
+    expect(fs.readFileSync(path.join(root, written.setAside!)).equals(original)).toBe(true);
+    expect(await store.list()).toEqual({ todos: [written.todo] });
   });
 
   test('a file of the wrong shape is kept aside by a write, which then starts a new list; an invalid write leaves it in place', async () => {
@@ -153,7 +153,8 @@ describe('TodoStore', () => {
     expect(written.todos.map((t) => t.title)).toEqual(['after']);
     for (const bad of ['[]', '{"todos":{}}', '"x"', '{"todos":[{"id":"a","title":"x","status":"pending","priority":"low","dependsOn":[]},{"id":"a","title":"y","status":"pending","priority":"low","dependsOn":[]}]}']) {
       fs.writeFileSync(store.file, bad);
-      expect((await store.list()).setAside).toBeDefined();
+      expect((await store.list()).unreadable).toBe(true);
+      expect((await store.write({ title: 'again' })).setAside).toBeDefined();
     }
     expect(fs.readdirSync(path.join(root, '.peon')).filter((n) => n.startsWith('todos.corrupt-'))).toHaveLength(5);
   });

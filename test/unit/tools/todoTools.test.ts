@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { TodoStore } from '../../../src/core/todos/todoStore';
 import { builtinRegistry } from '../../../src/core/tools/builtins';
 import type { AnyTool, ToolContext } from '../../../src/core/tools/contract';
+import { UNREADABLE } from '../../../src/core/todos/formatTodos';
 import { todoreadTool } from '../../../src/core/tools/todoread';
 import { todowriteTool } from '../../../src/core/tools/todowrite';
 import { ToolError } from '../../../src/core/tools/toolError';
@@ -112,19 +113,18 @@ describe('todoread, todowrite', () => {
     expect((await call(todoreadTool, { status: 'completed', priority: 'low' }, ctx)).output).toBe('No todos with status completed and priority low.');
   });
 
-  test('a file that does not parse is reported first, kept aside with its bytes, and the list starts empty', async () => {
+  test('a file that does not parse is reported first and left as it is by todoread; todowrite keeps it aside with its bytes and starts a new list', async () => {
     const { root, store, ctx } = setup();
     fs.mkdirSync(path.join(root, '.peon'));
     fs.writeFileSync(store.file, 'not json');
     const read = await call(todoreadTool, {}, ctx);
-    const aside = read.data!.setAside as string;
-    expect(aside).toMatch(/^\.peon\/todos\.corrupt-\d{8}T\d{6}-[0-9a-f]{4}\.json$/);
-    expect(read.output).toBe(`The todo file did not parse; it was kept aside as ${aside} and the list starts empty.\nNo todos.`);
-    expect(fs.readFileSync(path.join(root, aside), 'utf8')).toBe('not json');
-    fs.writeFileSync(store.file, '{"todos": 3}');
+    expect(read.output).toBe(`${UNREADABLE}\nNo todos.`);
+    expect(read.data).toMatchObject({ unreadable: true });
+    expect(fs.readFileSync(store.file, 'utf8')).toBe('not json');
     const write = await call(todowriteTool, { title: 'again' }, ctx);
     expect(write.output).toMatch(/^Added todo-1 .*\n\nThe list now:\nThe todo file did not parse; it was kept aside as \.peon\/todos\.corrupt-.*\ntodo-1 \[pending\] \(medium\) again$/);
-    expect(write.data).toHaveProperty('setAside');
+    const aside = write.data!.setAside as string;
+    expect(fs.readFileSync(path.join(root, aside), 'utf8')).toBe('not json');
   });
 
   test('without a todo list in the context: unavailable', async () => {
