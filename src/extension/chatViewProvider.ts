@@ -9,10 +9,9 @@ import type { Conversation, SavedState } from '../core/conversation/index';
 import type { HistoryItem } from '../core/model/modelClient';
 import type { SessionGrants } from '../core/permissions/grants';
 import { SessionStore, type SessionMeta } from '../core/sessions/sessionStore';
-import { UNREADABLE } from '../core/todos/formatTodos';
-import type { Todo } from '../core/todos/todoStore';
 import { applySetup, modelFromSettings, setupChoices } from './modelFromSettings';
 import { openPanelConversation } from './panelConversation';
+import { PanelTodos } from './panelTodos';
 import { QuestionModal } from './questions';
 import { readSettings } from './settings';
 import { Transcript } from './transcript';
@@ -40,6 +39,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   });
   private readonly approvals: ApprovalCards;
   private readonly questions: QuestionModal;
+  private readonly todos: PanelTodos;
   /** Made on first use (the runtime loads then), and anew for a new or resumed chat. */
   private conversation: Conversation | undefined;
   /** What the next conversation starts from: a resumed session's history and state. */
@@ -48,7 +48,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly sessions: SessionStore;
   private model: ModelStatus;
   private readonly disposables: vscode.Disposable[] = [];
-  private todoWatcher: vscode.FileSystemWatcher | undefined;
   /** Settles when the current webview reports `ready`; replaced once settled and the webview goes away. */
   private rendered = deferred<RenderReport>();
   private renderedSettled = false;
@@ -63,6 +62,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.sessions = new SessionStore(vscode.Uri.joinPath(storageUri, 'sessions').fsPath);
     this.approvals = new ApprovalCards((message) => this.post(message), log, storageUri, (callId, waiting) => this.transcript.awaiting(callId, waiting));
     this.questions = new QuestionModal((message) => this.post(message), log);
+    this.todos = new PanelTodos((message) => this.post(message), log);
     this.model = this.readModel();
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
@@ -164,62 +164,20 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     });
     if (!conversation) return undefined;
     this.conversation = conversation;
-    conversation.todos.onChange((todos) => {
-      if (this.conversation === conversation) this.postTodos(todos);
-    });
-    // Written elsewhere too (`peon tool todowrite` in a terminal, another window): shown as it changes.
-    this.todoWatcher?.dispose();
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    if (folder) {
-      this.todoWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.peon/todos.json'));
-      const refresh = (): void => void this.refreshTodos();
-      this.todoWatcher.onDidChange(refresh);
-      this.todoWatcher.onDidCreate(refresh);
-      this.todoWatcher.onDidDelete(refresh);
-    }
+    this.todos.attach(conversation);
     this.postState();
-    void this.refreshTodos();
     return conversation;
   }
 
   private stateChanged(state: SavedState): void {
     if (this.session) this.sessions.append(this.session, { type: 'state', state });
-    this.post({ type: 'grants', grants: [...state.grants] });
-    this.post({ type: 'mode', mode: state.mode });
+    this.postState(state);
   }
 
-  private postState(): void {
-    const state = this.conversation?.state.snapshot();
+  /** The grants and the mode (the panel lists the grants and shows plan mode's banner). */
+  private postState(state: SavedState | undefined = this.conversation?.state.snapshot()): void {
     this.post({ type: 'grants', grants: [...(state?.grants ?? [])] });
     this.post({ type: 'mode', mode: state?.mode ?? 'normal' });
-  }
-
-  private postTodos(todos: readonly Todo[], problem?: string): void {
-    const items = todos.map((t) => ({ id: t.id, title: t.title, ...(t.description ? { description: t.description } : {}), status: t.status, priority: t.priority, dependsOn: [...t.dependsOn] }));
-    this.post({ type: 'todos', todos: items, ...(problem ? { problem } : {}) });
-  }
-
-  private async refreshTodos(): Promise<void> {
-    const conversation = this.conversation;
-    if (!conversation) return;
-    try {
-      const { todos, unreadable } = await conversation.todos.list();
-      this.postTodos(todos, unreadable ? UNREADABLE : undefined);
-    } catch (error) {
-      this.postTodos([], `The todo list could not be read: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-
-  /** The person ticked, renamed or deleted a todo in the panel; the model sees it on its next request. */
-  private async editTodo(message: Extract<WebviewMessage, { type: 'editTodo' }>): Promise<void> {
-    const conversation = this.ensureConversation();
-    if (!conversation) return;
-    try {
-      await conversation.todos.write(message.action === 'delete' ? { id: message.id, action: 'delete' } : { id: message.id, ...(message.status ? { status: message.status } : {}), ...(message.title ? { title: message.title } : {}) });
-    } catch (error) {
-      this.log.warn(`The todo ${message.id} was not changed: ${error instanceof Error ? error.message : String(error)}`);
-      await this.refreshTodos();
-    }
   }
 
   /** A message from the composer: one agent turn, streamed into the transcript. */
@@ -258,7 +216,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   dispose(): void {
     this.approvals.dispose();
     this.questions.dispose();
-    this.todoWatcher?.dispose();
+    this.todos.dispose();
     for (const d of this.disposables) d.dispose();
   }
 
@@ -287,7 +245,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         revokeGrant: (message) => this.conversation?.state.grants.revoke(message.tool, message.pattern),
         answerQuestions: (message) => this.questions.answer(message.id, message.answers),
         dismissQuestions: (message) => this.questions.dismiss(message.id),
-        editTodo: (message) => void this.editTodo(message),
+        editTodo: (message) => {
+          this.ensureConversation();
+          void this.todos.edit(message);
+        },
       },
       parsed.message,
     );
@@ -301,7 +262,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     for (const card of this.approvals.pending()) this.post({ type: 'approval', card });
     for (const request of this.questions.pending()) this.post({ type: 'question', request });
     // The todo list is the workspace's: shown from the start, the runtime loaded after the panel drew.
-    if (this.conversation) void this.refreshTodos();
+    if (this.conversation) void this.todos.refresh();
     else setImmediate(() => this.ensureConversation());
   }
 

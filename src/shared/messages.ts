@@ -90,6 +90,7 @@ export const Grant = z.object({
   /** A plan's grant is a glob (files) or a command pattern, not an exact path or segment. */
   origin: z.enum(['approval', 'plan']).optional(),
 });
+export type Grant = z.infer<typeof Grant>;
 
 export const MAX_QUESTIONS = 20;
 /** One askuserquestion question (DESIGN.md §4). */
@@ -128,6 +129,7 @@ export type TodoItem = z.infer<typeof TodoItem>;
 
 /** The conversation's mode: in `plan` the runtime keeps the agent read-only. */
 export const Mode = z.enum(['normal', 'plan']);
+export type Mode = z.infer<typeof Mode>;
 
 /** The token meter's numbers. */
 const Meter = z.object({

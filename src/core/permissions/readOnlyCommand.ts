@@ -5,7 +5,7 @@
 // else (DESIGN.md §4). Paths are not judged here: a read-only command on a secret-like or
 // outside path still goes through the gate, which asks.
 import fs from 'node:fs';
-import { analyzeCommand } from '../shell/segments';
+import { analyzeCommand, type CommandAnalysis } from '../shell/segments';
 import { whyListedAsks } from './commandGate';
 import { whyNotWhitelisted } from './commandJudge';
 import { isLong } from './commandOptions';
@@ -14,9 +14,10 @@ import type { GateInput } from './gate';
 
 /** Why plan mode refuses `command`: not read-only, or what it would run is not what it says. */
 export async function whyNotPlanSafe(command: string, input: GateInput): Promise<string | undefined> {
-  const syntactic = await whyNotReadOnly(command);
+  const analysis = await analyzeCommand(command);
+  const syntactic = whyNotReadOnly(analysis);
   if (syntactic) return syntactic;
-  const { segments } = await analyzeCommand(command);
+  const { segments } = analysis;
   const env = input.env ?? process.env;
   const folders = lineFolders(segments, input.assessment.paths[0]?.canonical ?? process.cwd(), env);
   const paths = commandPaths(input, folders);
@@ -31,9 +32,8 @@ export async function whyNotPlanSafe(command: string, input: GateInput): Promise
   return undefined;
 }
 
-/** Why `command` is not read-only, or undefined when every segment is. */
-export async function whyNotReadOnly(command: string): Promise<string | undefined> {
-  const analysis = await analyzeCommand(command);
+/** Why the analysed line is not read-only, or undefined when every segment is. */
+function whyNotReadOnly(analysis: CommandAnalysis): string | undefined {
   if (analysis.issues.length > 0) return `the command ${analysis.issues[0]}`;
   for (const segment of analysis.segments) {
     const label = `\`${segment.text.trim()}\``;

@@ -1,5 +1,5 @@
 // The tool contract of DESIGN.md §2: what every tool supplies and what it receives.
-import type { Question } from '../../shared/messages';
+import type { Mode, Question } from '../../shared/messages';
 import type { SettingValues } from '../settings';
 import type { TodoStore } from '../todos/todoStore';
 import type { ResolvedPath, Workspace } from '../workspace/workspace';
@@ -111,7 +111,7 @@ export interface ToolContext {
 export type QuestionAsker = (request: { readonly agent: string; readonly questions: readonly Question[] }, signal: AbortSignal) => Promise<QuestionReply>;
 export type QuestionReply = { readonly answers: Readonly<Record<string, string>> } | { readonly unanswered: string };
 
-export type Mode = 'normal' | 'plan';
+export type { Mode };
 
 export interface ModeControl {
   readonly current: Mode;

@@ -2,21 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { peonTool, type ToolOutcome } from '../cliHarness';
-import { tempDir, writeFiles } from '../tools/toolTestContext';
+import { reviewBox, type ReviewBox } from './reviewHarness';
 
 // The fourth hostile review of the gate: file tools, the read-only list's options, the
 // logical `cd`, and archives under bash: allow. Through the built CLI, temporary HOME.
 
-function box(): { t: string; home: string; ws: string; allow: string } {
-  const t = tempDir('peon-review4-');
-  const home = path.join(t, 'home');
-  const ws = path.join(t, 'ws');
-  writeFiles(home, { '.bashrc': 'export X=orig\n', '.ssh/id_ed25519': 'PRIVATE KEY LINE\n', '.aws/config': '' });
-  writeFiles(ws, { '.env': 'S=hunter2\n', 'secrets/db.yml': 'DB=hunter2\n', 'README.md': 'x\n', '.gitignore': 'build/\n', 'build/private-notes.txt': 'p\n', 'a/b/c/d/e/.keep': '' });
-  const allow = path.join(t, 'allow.json');
-  fs.writeFileSync(allow, JSON.stringify({ 'peon.permission.rules': { bash: 'allow' } }));
-  return { t, home, ws, allow };
-}
+const box = (): ReviewBox => reviewBox('peon-review4-', { '.bashrc': 'export X=orig\n', '.ssh/id_ed25519': 'PRIVATE KEY LINE\n', '.aws/config': '' }, { '.env': 'S=hunter2\n', 'secrets/db.yml': 'DB=hunter2\n', 'README.md': 'x\n', '.gitignore': 'build/\n', 'build/private-notes.txt': 'p\n', 'a/b/c/d/e/.keep': '' });
 
 const tool = (b: { ws: string; home: string }, name: string, input: unknown, extra: string[] = []): ToolOutcome => peonTool(name, b.ws, input, extra, { env: { HOME: b.home } });
 

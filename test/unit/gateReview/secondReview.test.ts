@@ -2,30 +2,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { peonTool, type ToolOutcome } from '../cliHarness';
-import { tempDir, writeFiles } from '../tools/toolTestContext';
-import { expectAskedHiding, git } from './reviewHarness';
+import { writeFiles } from '../tools/toolTestContext';
+import { commitAll, expectAskedHiding, git, reviewBox, type ReviewBox } from './reviewHarness';
 
 // The second hostile review of the gate (after the first review's fixes), its breaks B1-B7
 // reproduced through the built CLI with a temporary HOME. Default settings unless a case
 // says `bash: allow`.
 
-function box(): { t: string; home: string; ws: string; allow: string } {
-  const t = tempDir('peon-review2-');
-  const home = path.join(t, 'home');
-  const ws = path.join(t, 'ws');
-  writeFiles(home, { '.bash_history': 'mysql -p hunter2\n', '.bashrc': 'X=1\n', '.ssh/id_ed25519': 'FAKE-KEY\n' });
-  writeFiles(ws, { '.env': 'SECRET=hunter2\n', 'README.md': '# r\n', 'empty/.keep': '', 'three.txt': '1\n2\n3\n', 'fix.patch': '' });
-  const allow = path.join(t, 'allow.json');
-  fs.writeFileSync(allow, JSON.stringify({ 'peon.permission.rules': { bash: 'allow' } }));
-  return { t, home, ws, allow };
-}
+const box = (): ReviewBox => reviewBox('peon-review2-', { '.bash_history': 'mysql -p hunter2\n', '.bashrc': 'X=1\n', '.ssh/id_ed25519': 'FAKE-KEY\n' }, { '.env': 'SECRET=hunter2\n', 'README.md': '# r\n', 'empty/.keep': '', 'three.txt': '1\n2\n3\n', 'fix.patch': '' });
 
 /** A repository where .env is tracked, changed in a second commit and changed again, uncommitted. */
-function repo(): ReturnType<typeof box> {
+function repo(): ReviewBox {
   const b = box();
-  git(b.ws, b.home, 'init', '-q', '.');
-  git(b.ws, b.home, 'add', '-f', '.');
-  git(b.ws, b.home, 'commit', '-qm', 'one');
+  commitAll(b, 'one');
   fs.writeFileSync(path.join(b.ws, '.env'), 'SECRET=hunter3\n');
   git(b.ws, b.home, 'commit', '-qam', 'two');
   fs.appendFileSync(path.join(b.ws, 'README.md'), 'more\n');

@@ -2,28 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { peonTool, type ToolOutcome } from '../cliHarness';
-import { tempDir, writeFiles } from '../tools/toolTestContext';
-import { expectAskedHiding, git } from './reviewHarness';
+import { writeFiles } from '../tools/toolTestContext';
+import { commitAll, expectAskedHiding, git, reviewBox, type ReviewBox } from './reviewHarness';
 
 // The third hostile review of the gate, on the second one's fixes: each break reproduced
 // through the built CLI with a temporary HOME.
 
-function box(): { t: string; home: string; ws: string; allow: string } {
-  const t = tempDir('peon-review3-');
-  const home = path.join(t, 'home');
-  const ws = path.join(t, 'ws');
-  writeFiles(home, { '.bashrc': 'X=1\n', '.ssh/id_rsa': 'FAKE-KEY\n' });
-  writeFiles(ws, { '.env': 'API_KEY=sk-live-SECRET\n', 'README': 'readme\n', 'src/a.c': 'code\n' });
-  const allow = path.join(t, 'allow.json');
-  fs.writeFileSync(allow, JSON.stringify({ 'peon.permission.rules': { bash: 'allow' } }));
-  return { t, home, ws, allow };
-}
+const box = (): ReviewBox => reviewBox('peon-review3-', { '.bashrc': 'X=1\n', '.ssh/id_rsa': 'FAKE-KEY\n' }, { '.env': 'API_KEY=sk-live-SECRET\n', 'README': 'readme\n', 'src/a.c': 'code\n' });
 
-function repo(): ReturnType<typeof box> {
+function repo(): ReviewBox {
   const b = box();
-  git(b.ws, b.home, 'init', '-q', '.');
-  git(b.ws, b.home, 'add', '-f', '.');
-  git(b.ws, b.home, 'commit', '-qm', 'init');
+  commitAll(b, 'init');
   fs.appendFileSync(path.join(b.ws, 'README'), 'more\n');
   git(b.ws, b.home, 'commit', '-qam', 'two');
   return b;
