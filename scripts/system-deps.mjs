@@ -8,9 +8,9 @@ import { pathToFileURL } from 'node:url';
  * Everything `npm test` needs from Debian: code-server's native build, rg, the e2e
  * browser, unzip to read the VSIX, iproute2 to bring up loopback in the network
  * namespace of the agent round trip, bsdutils for script(1) (a pseudo-terminal for the
- * CLI's questions).
+ * CLI's questions), openssl for the self-signed certificate webfetch must refuse.
  */
-export const TEST_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev', 'pkg-config', 'unzip', 'iproute2', 'bsdutils'];
+export const TEST_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev', 'pkg-config', 'unzip', 'iproute2', 'bsdutils', 'openssl'];
 
 function installed(pkg) {
   const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });

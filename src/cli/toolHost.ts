@@ -12,6 +12,7 @@ import type { SettingValues } from '../core/settings';
 import { UsageError } from './args';
 import { loadSettings, type LoadedSettings } from './settingsFiles';
 import { terminalAsker } from './terminalQuestions';
+import { proxyFromEnv } from '../core/web/proxy';
 
 /** Where the CLI keeps state (the trash of deleted files): PEON_STATE_DIR or the XDG state folder. */
 export function stateDir(): string {
@@ -61,7 +62,8 @@ export function openToolHost(options: ToolHostOptions): ToolHost {
     trashDir: path.join(stateDir(), 'trash', `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`),
     // dist/bin/rg beside dist/cli.js first, then node_modules, then PATH.
     ripgrep: { bundled: [path.join(__dirname, 'bin', 'rg')] },
-    hooks: { approve, ...(ask ? { ask } : {}) },
+    // HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY, as curl reads them.
+    hooks: { approve, ...(ask ? { ask } : {}), web: { proxy: proxyFromEnv(process.env) } },
     signal: controller.signal,
   });
   return {

@@ -1,6 +1,7 @@
 // Every `peon.*` setting, declared once. package.json's `contributes.configuration`
 // is derived from this table (`npm run manifest`), and a unit test fails when the two drift.
 import * as z from 'zod';
+import { parseAllowedHost } from './web/hostPolicy';
 
 /**
  * VS Code setting scopes. `machine` and `application` cannot be set by a workspace:
@@ -114,7 +115,26 @@ export const SETTINGS = {
     scope: 'window',
     merge: 'tighten',
     description:
-      'Per-tool modes (`{"write": "ask", "delete": "deny"}`) or pattern rules: command patterns for bash, judged segment by segment (`{"bash": {"npm test": "allow", "npm run *": "allow", "curl *": "deny"}}`), path globs for file tools (`{"write": {"src/**": "allow"}}`). Among matching rules deny beats ask beats allow; destructive commands and protected paths always ask. A workspace may only add ask or deny; its allow is ignored.',
+      'Per-tool modes (`{"write": "ask", "delete": "deny"}`) or pattern rules: command patterns for bash, judged segment by segment (`{"bash": {"npm test": "allow", "npm run *": "allow", "curl *": "deny"}}`), path globs for file tools (`{"write": {"src/**": "allow"}}`), host globs for webfetch and websearch (`{"webfetch": {"*.python.org": "allow"}}`). Among matching rules deny beats ask beats allow; destructive commands and protected paths always ask. A workspace may only add ask or deny; its allow is ignored.',
+  },
+  'peon.web.allowedHosts': {
+    schema: z.array(z.string().refine((entry) => parseAllowedHost(entry) !== undefined, 'a host or host:port, such as "localhost:8080" or "docs.internal"')).max(500),
+    scope: 'machine',
+    default: [],
+    description:
+      'Hosts webfetch and websearch may reach although they are on this machine or a private network (`"localhost:8080"`, `"wiki.corp.internal"`, `"[::1]:3000"`): each exactly as written, no subdomains or wildcards; without a port, every port. Everything else private, loopback, link-local or metadata is refused. Read from user settings only.',
+  },
+  'peon.web.search.endpoint': {
+    schema: z.url({ protocol: /^https?$/ }),
+    scope: 'machine',
+    default: 'https://html.duckduckgo.com/html/',
+    description: "Where websearch sends its query: DuckDuckGo's HTML endpoint, or another server that serves the same page. Read from user settings only.",
+  },
+  'peon.web.timeoutSeconds': {
+    schema: z.number().int().min(1).max(600),
+    scope: 'window',
+    default: 30,
+    description: 'How long one webfetch or websearch request may take, redirects and body included (seconds).',
   },
 } as const satisfies Record<string, SettingSpec>;
 

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { Conversation, ConversationHooks, SavedState } from '../core/conversation/index';
 import type { HistoryItem } from '../core/model/modelClient';
 import type { SettingLayers, SettingValues } from '../core/settings';
+import { proxyFromEnv, type ProxySettings } from '../core/web/proxy';
 import { diagnosticsFor } from './diagnostics';
 import { runtime } from './runtime';
 
@@ -32,10 +33,35 @@ export function openPanelConversation(setup: PanelSetup): Conversation | undefin
     trusted: vscode.workspace.isTrusted,
     trashDir: vscode.Uri.joinPath(setup.storageUri, 'trash').fsPath,
     ripgrep: { bundled: [vscode.Uri.joinPath(setup.extensionUri, 'dist', 'bin', 'rg').fsPath], appRoot: vscode.env.appRoot },
-    hooks: { ...setup.hooks, unsaved: hasUnsavedChanges, diagnostics: diagnosticsFor },
+    hooks: {
+      ...setup.hooks,
+      unsaved: hasUnsavedChanges,
+      diagnostics: diagnosticsFor,
+      web: {
+        get proxy() {
+          return proxySettings();
+        },
+      },
+    },
     ...(setup.history ? { history: setup.history } : {}),
     ...(setup.state ? { state: setup.state } : {}),
   });
+}
+
+/**
+ * The proxy webfetch and websearch use: VS Code's `http.proxy` and `http.noProxy` from
+ * the user's settings (a workspace could otherwise route requests through a server of
+ * its choosing), else the environment VS Code was started with. Read on every request,
+ * so a changed setting applies at once.
+ */
+function proxySettings(): ProxySettings | undefined {
+  const http = vscode.workspace.getConfiguration('http');
+  const proxy = http.inspect<string>('proxy')?.globalValue?.trim();
+  const noProxy = http.inspect<string[]>('noProxy')?.globalValue?.filter((s) => typeof s === 'string') ?? [];
+  const env = proxyFromEnv(process.env);
+  const bypass = [...noProxy, ...(env?.noProxy ?? [])];
+  const chosen = proxy ? { https: proxy, http: proxy } : env;
+  return chosen ? { ...chosen, ...(bypass.length > 0 ? { noProxy: bypass } : {}) } : undefined;
 }
 
 /** Whether a file is open in an editor with unsaved changes (compared by real path). */

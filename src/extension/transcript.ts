@@ -2,10 +2,11 @@
 // that turn a running agent's events into webview messages.
 import type { LoopEvent } from '../core/agent/loop';
 import { addUsage, NO_USAGE, type Usage } from '../core/model/modelClient';
-import { parseHostMessage, TOOL_CARD_CHARS, type HostMessage, type Meter, type TranscriptEntry } from '../shared/messages';
+import { parseHostMessage, TOOL_CARD_CHARS, TOOL_HEADLINE_CHARS, type HostMessage, type Meter, type TranscriptEntry } from '../shared/messages';
 
 type TranscriptStatus = Extract<TranscriptEntry, { kind: 'tool' }>['status'];
 
+const boundedHeadline = (text: string): string => (text.length > TOOL_HEADLINE_CHARS ? `${text.slice(0, TOOL_HEADLINE_CHARS - 1)}…` : text);
 const bounded = (text: string): string => (text.length > TOOL_CARD_CHARS ? `${text.slice(0, TOOL_CARD_CHARS - 40)}\n… [${text.length - TOOL_CARD_CHARS + 40} more characters]` : text);
 
 export class Transcript {
@@ -50,7 +51,7 @@ export class Transcript {
       } else if (m.type === 'delta' || m.type === 'tool') {
         const entry = byId.get(m.id);
         if (m.type === 'delta' && entry?.kind === 'assistant') entry.text += m.text;
-        if (m.type === 'tool' && entry?.kind === 'tool') Object.assign(entry, { status: m.status, output: m.output });
+        if (m.type === 'tool' && entry?.kind === 'tool') Object.assign(entry, { status: m.status, output: m.output, ...(m.headline ? { headline: m.headline } : {}) });
       }
     }
     const last = this.entries.reduce((max, e) => Math.max(max, Number(e.id.slice(1)) || 0), 0);
@@ -117,8 +118,9 @@ export class Transcript {
         if (!card) break;
         const output = bounded(event.outcome.ok ? event.outcome.output : `${event.outcome.error.code}: ${event.outcome.error.message}`);
         const status = event.outcome.ok ? ('ok' as const) : ('error' as const);
-        Object.assign(card, { status, output });
-        this.post({ type: 'tool', id: card.id, status, output });
+        const headline = event.outcome.ok && 'headline' in event.outcome && event.outcome.headline ? boundedHeadline(event.outcome.headline) : undefined;
+        Object.assign(card, { status, output, ...(headline ? { headline } : {}) });
+        this.post({ type: 'tool', id: card.id, status, output, ...(headline ? { headline } : {}) });
         break;
       }
       case 'final':

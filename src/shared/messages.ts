@@ -8,6 +8,8 @@ const id = z.string().min(1).max(100);
 export const MAX_MESSAGE_CHARS = 200_000;
 /** A tool card shows at most this much of its arguments and its result (the model gets all of it). */
 export const TOOL_CARD_CHARS = 4000;
+/** A tool card's one-sentence headline. */
+export const TOOL_HEADLINE_CHARS = 300;
 
 /** A tool call's state: waiting for the person's approval, running, or finished. */
 const ToolStatus = z.enum(['waiting', 'running', 'ok', 'error']);
@@ -34,6 +36,8 @@ export const TranscriptEntry = z.discriminatedUnion('kind', [
     args: z.string().max(TOOL_CARD_CHARS),
     status: ToolStatus,
     output: z.string().max(TOOL_CARD_CHARS),
+    /** What happened, in one sentence, once it finished ("Fetched example.org/docs · 34 KB → Markdown"). */
+    headline: z.string().max(TOOL_HEADLINE_CHARS).optional(),
   }),
 ]);
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
@@ -47,7 +51,8 @@ export const ApprovalSummary = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('file-change'), path: z.string().max(4096), operation: z.enum(['create', 'overwrite', 'edit', 'delete']), diff: z.string().max(2_000_000), reasons: z.array(z.string().max(1000)).max(50) }),
   z.object({ kind: z.literal('command'), command: z.string().max(CARD_COMMAND_CHARS), cwd: z.string().max(4096), description: z.string().max(1000).optional() }),
   z.object({ kind: z.literal('delegate'), executable: z.string().max(4096), argv: z.array(z.string().max(20_000)).max(200), prompt: z.string().max(20_000), workspace: z.string().max(4096), warning: z.string().max(2000) }),
-  z.object({ kind: z.literal('network'), url: z.string().max(8192) }),
+  /** A request leaving the machine: the URL, its host as sent (punycode) and as Unicode when different, a search's query. */
+  z.object({ kind: z.literal('network'), url: z.string().max(8192), host: z.string().max(300), unicodeHost: z.string().max(300).optional(), query: z.string().max(1000).optional() }),
   z.object({ kind: z.literal('question'), text: z.string().max(20_000) }),
   z.object({ kind: z.literal('generic'), text: z.string().max(20_000) }),
   /**
@@ -154,7 +159,7 @@ export const HostMessage = z.discriminatedUnion('type', [
   /** More text for an assistant entry. */
   z.object({ type: z.literal('delta'), id, text: z.string().max(1_000_000) }),
   /** A tool card's new status and output. */
-  z.object({ type: z.literal('tool'), id, status: ToolStatus, output: z.string().max(TOOL_CARD_CHARS) }),
+  z.object({ type: z.literal('tool'), id, status: ToolStatus, output: z.string().max(TOOL_CARD_CHARS), headline: z.string().max(TOOL_HEADLINE_CHARS).optional() }),
   /** The token meter: how full the context window is, and what this chat has used. */
   Meter.extend({ type: z.literal('usage') }),
   /** Models found for the first-run choices: a local Ollama's (localhost:11434) and VS Code's. */

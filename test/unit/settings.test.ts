@@ -65,7 +65,7 @@ describe('model status', () => {
   });
 });
 
-test('the defaults are the declared ones: no judge model, compaction at 80%, bash timeouts and the agents\' argument vectors', () => {
+test('the defaults are the declared ones: no judge model, compaction at 80%, bash timeouts, the agents\' argument vectors, the web\'s', () => {
   expect(DEFAULTS).toEqual({
     'peon.compaction.threshold': 0.8,
     'peon.permission.judge': false,
@@ -74,5 +74,8 @@ test('the defaults are the declared ones: no judge model, compaction at 80%, bas
     'peon.agents.claude.command': ['claude', '-p'],
     'peon.agents.codex.command': ['codex', 'exec', '--'],
     'peon.agents.pi.command': ['pi', '-p'],
+    'peon.web.allowedHosts': [],
+    'peon.web.search.endpoint': 'https://html.duckduckgo.com/html/',
+    'peon.web.timeoutSeconds': 30,
   });
 });

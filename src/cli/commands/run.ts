@@ -48,6 +48,8 @@ function human(event: LoopEvent, io: CliIo, last: { usage?: LoopEvent & { type: 
       break;
     case 'tool_result': {
       const text = event.outcome.ok ? event.outcome.output : `Error (${event.outcome.error.code}): ${event.outcome.error.message}`;
+      // A tool that says what it did in a sentence (webfetch, websearch) leads with it.
+      if (event.outcome.ok && 'headline' in event.outcome && event.outcome.headline) io.stdout(`✓ ${event.outcome.headline}\n`);
       io.stdout(`${text.length > SHOWN_RESULT_CHARS ? `${text.slice(0, SHOWN_RESULT_CHARS)}… [${text.length - SHOWN_RESULT_CHARS} more characters]` : text}\n`);
       break;
     }

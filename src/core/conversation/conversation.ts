@@ -13,7 +13,7 @@ import { modelJudge, type CommandJudge } from '../permissions/judgeModel';
 import { permissionConfig, type PermissionConfig } from '../permissions/rules';
 import { locateRipgrep, type LocateOptions } from '../search/ripgrep';
 import type { SettingLayers, SettingValues } from '../settings';
-import type { QuestionAsker, ToolContext } from '../tools/contract';
+import type { QuestionAsker, ToolContext, WebAccess } from '../tools/contract';
 import { DEFAULT_LIMITS } from '../tools/contract';
 import type { ToolRegistry } from '../tools/registry';
 import { TodoStore } from '../todos/todoStore';
@@ -42,6 +42,8 @@ export interface ConversationHooks {
   readonly onReset?: (history: readonly HistoryItem[]) => void;
   /** The conversation's state changed (mode, grants): saved with the session, shown by the panel. */
   readonly onState?: (state: SavedState) => void;
+  /** How webfetch and websearch reach the web: the person's proxy (read on every request). */
+  readonly web?: WebAccess;
 }
 
 export interface ConversationSetup {
@@ -115,6 +117,7 @@ export class Conversation {
       ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
       ...(hooks.unsaved ? { unsaved: hooks.unsaved } : {}),
       ...(hooks.diagnostics ? { diagnostics: hooks.diagnostics } : {}),
+      ...(hooks.web ? { web: hooks.web } : {}),
       ...(setup.env ? { env: setup.env } : {}),
     };
     this.direct = this.pipeline(setup.signal ?? new AbortController().signal);

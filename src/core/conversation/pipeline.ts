@@ -23,7 +23,7 @@ export interface PermissionOutcome extends PermissionDecision {
 }
 
 export type ToolCallOutcome =
-  | { tool: string; ok: true; output: string; data: Readonly<Record<string, unknown>>; risk: Risk; permission: PermissionOutcome }
+  | { tool: string; ok: true; output: string; headline?: string; data: Readonly<Record<string, unknown>>; risk: Risk; permission: PermissionOutcome }
   | { tool: string; ok: false; error: { code: ToolErrorCode; message: string; details?: Readonly<Record<string, unknown>> }; risk?: Risk; permission?: PermissionOutcome };
 
 export class CallPipeline {
@@ -87,7 +87,7 @@ export class CallPipeline {
       signal = tool.untimed ? this.context.signal : AbortSignal.any([this.context.signal, AbortSignal.timeout(this.context.timeoutMs)]);
       const edited = permission.edited !== undefined && assessment.proposal && permission.edited !== assessment.proposal.content ? permission.edited : undefined;
       const result = edited !== undefined && assessment.proposal ? await commitEditedProposal(assessment.proposal, edited, { ...this.context, signal }) : await tool.execute(input, { ...this.context, signal }, assessment);
-      return { tool: name, ok: true, output: result.output, data: result.data ?? {}, risk, permission };
+      return { tool: name, ok: true, output: result.output, ...(result.headline ? { headline: result.headline } : {}), data: result.data ?? {}, risk, permission };
     } catch (error) {
       return failure(name, asToolError(error, signal), risk, permission);
     }

@@ -118,7 +118,8 @@ function pathReasons(assessment: Assessment): { risky: string[]; protectedPaths:
 
 function judgePaths(input: GateInput, mode: PermissionMode, source: string, config: PermissionConfig): Omit<PermissionDecision, 'sessionGrants'> {
   const { assessment, tool } = input;
-  const displays = assessment.paths.map((p) => p.display);
+  // A request leaving the machine is judged, granted and matched by its host (`docs.python.org`, `*.python.org`).
+  const displays = assessment.summary.kind === 'network' ? [assessment.summary.host] : assessment.paths.map((p) => p.display);
   const rules = config.failClosed ? [] : (config.patterns[tool] ?? []);
   const matched = displays.map((d) => strictestMatch(rules, (pattern) => pathMatches(pattern, d)));
   const denied = matched.find((m) => m?.mode === 'deny');

@@ -14,9 +14,11 @@ import { readTool } from './read';
 import { ToolRegistry } from './registry';
 import { todoreadTool } from './todoread';
 import { todowriteTool } from './todowrite';
+import { webfetchTool } from './webfetch';
+import { websearchTool } from './websearch';
 import { writeTool } from './write';
 
-export const BUILTIN_TOOLS = [readTool, writeTool, editTool, deleteTool, listTool, globTool, grepTool, bashTool, todoreadTool, todowriteTool, askUserQuestionTool, enterPlanModeTool, exitPlanModeTool, ...AGENT_TOOLS];
+export const BUILTIN_TOOLS = [readTool, writeTool, editTool, deleteTool, listTool, globTool, grepTool, bashTool, todoreadTool, todowriteTool, askUserQuestionTool, enterPlanModeTool, exitPlanModeTool, webfetchTool, websearchTool, ...AGENT_TOOLS];
 
 export function builtinRegistry(): ToolRegistry {
   const registry = new ToolRegistry();

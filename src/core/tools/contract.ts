@@ -5,6 +5,8 @@ import type { TodoStore } from '../todos/todoStore';
 import type { ResolvedPath, Workspace } from '../workspace/workspace';
 import type { FileSnapshots } from '../workspace/snapshots';
 import type { Trash } from '../workspace/trash';
+import type { HostLookup } from '../web/egress';
+import type { ProxySettings } from '../web/proxy';
 
 /** Declared risk, and the effective risk of one call. */
 export const RISKS = ['read_only', 'filesystem', 'process', 'delegate'] as const;
@@ -16,7 +18,11 @@ export type ApprovalSummary =
   | { kind: 'file-change'; path: string; operation: 'create' | 'overwrite' | 'edit' | 'delete'; diff: string; reasons: string[] }
   | { kind: 'command'; command: string; cwd: string; description?: string }
   | { kind: 'delegate'; executable: string; argv: string[]; prompt: string; workspace: string; warning: string }
-  | { kind: 'network'; url: string }
+  /**
+   * A request leaving the machine: the full URL, its host (punycode as sent), the host as
+   * Unicode when it differs, and for a search the query that goes out with it.
+   */
+  | { kind: 'network'; url: string; host: string; unicodeHost?: string; query?: string }
   | { kind: 'question'; text: string }
   | { kind: 'generic'; text: string }
   /** A plan to approve (exitplanmode): Markdown, where it came from, what it declared it will touch. */
@@ -101,6 +107,13 @@ export interface ToolContext {
   readonly todos?: TodoStore;
   /** The conversation's mode: plan mode keeps the agent read-only (the runtime enforces it). */
   readonly mode?: ModeControl;
+  /** How webfetch and websearch reach the web: the person's proxy, and the resolver (default: the system's). */
+  readonly web?: WebAccess;
+}
+
+export interface WebAccess {
+  readonly proxy?: ProxySettings;
+  readonly lookup?: HostLookup;
 }
 
 /**
@@ -122,6 +135,8 @@ export interface ModeControl {
 export interface ToolResult {
   /** Text for the model. */
   readonly output: string;
+  /** What happened, as one sentence for the tool's card ("Fetched example.org/docs · 34 KB → Markdown"). */
+  readonly headline?: string;
   /** Structured facts for the UI, the CLI's JSON and tests. */
   readonly data?: Readonly<Record<string, unknown>>;
 }

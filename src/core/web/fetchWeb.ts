@@ -1,0 +1,108 @@
+// One web request as webfetch and websearch make it: every hop's target checked
+// (egress.ts) before a connection is opened, at most MAX_REDIRECTS redirects, one
+// deadline for the whole request, the body capped while it is read.
+import type http from 'node:http';
+import { ToolError } from '../tools/toolError';
+import { connectionError, exchange } from './connection';
+import { destinationOf, type EgressPolicy } from './egress';
+import { proxyFor, type ProxySettings } from './proxy';
+import { MAX_BODY_BYTES, readBody } from './responseBody';
+import { checkedWebUrl } from './webUrl';
+
+export const MAX_REDIRECTS = 5;
+const USER_AGENT = 'Mozilla/5.0 (compatible; Peon; a coding agent in VS Code)';
+
+export interface FetchOptions {
+  readonly policy: EgressPolicy;
+  readonly proxy?: ProxySettings;
+  readonly signal: AbortSignal;
+  /** The whole request, redirects and body included. */
+  readonly timeoutMs: number;
+  readonly maxBytes?: number;
+  readonly method?: 'GET' | 'POST';
+  readonly form?: Readonly<Record<string, string>>;
+  readonly accept?: string;
+}
+
+export interface FetchedPage {
+  /** Where the body came from, after redirects. */
+  readonly url: URL;
+  readonly redirects: readonly string[];
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: http.IncomingHttpHeaders;
+  readonly body: Buffer;
+  readonly truncated: boolean;
+  readonly incomplete: boolean;
+}
+
+export async function fetchWeb(start: URL, options: FetchOptions): Promise<FetchedPage> {
+  const deadline = new AbortController();
+  const seconds = Math.round(options.timeoutMs / 100) / 10;
+  const timer = setTimeout(() => deadline.abort(new ToolError('timeout', `The request to ${start.host} did not finish within ${seconds} s (peon.web.timeoutSeconds).`)), options.timeoutMs);
+  const signal = AbortSignal.any([options.signal, deadline.signal]);
+  try {
+    let url = start;
+    let method = options.method ?? 'GET';
+    let body = options.form ? Buffer.from(new URLSearchParams(options.form).toString()) : undefined;
+    const redirects: string[] = [];
+    for (;;) {
+      const destination = await destinationOf(url, options.policy, signal);
+      const proxy = proxyFor(url, options.proxy);
+      const response = await exchange({
+        url,
+        method,
+        headers: {
+          'user-agent': USER_AGENT,
+          accept: options.accept ?? 'text/html,application/xhtml+xml,text/markdown,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.8',
+          'accept-encoding': 'gzip, deflate, br',
+          'accept-language': 'en;q=0.9, *;q=0.5',
+          ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        },
+        ...(body ? { body } : {}),
+        destination,
+        ...(proxy ? { proxy } : {}),
+        signal,
+        connectTimeoutMs: Math.min(options.timeoutMs, 15_000),
+      });
+      const status = response.statusCode ?? 0;
+      const location = response.headers.location;
+      if ([301, 302, 303, 307, 308].includes(status) && location) {
+        response.destroy();
+        if (redirects.length >= MAX_REDIRECTS) throw new ToolError('unavailable', `${start.href} redirects more than ${MAX_REDIRECTS} times; the last hop was ${url.href}.`, { redirects: [...redirects, url.href] });
+        redirects.push(url.href);
+        url = nextHop(url, location);
+        // 303, and 301/302 after a POST, continue as GET without the body (as browsers do).
+        if (status === 303 || (method === 'POST' && (status === 301 || status === 302))) {
+          method = 'GET';
+          body = undefined;
+        }
+        continue;
+      }
+      const read = await readBody(response, options.maxBytes ?? MAX_BODY_BYTES, signal).catch((error: unknown) => {
+        throw signal.aborted ? signal.reason : connectionError(error, url);
+      });
+      return { url, redirects, status, statusText: response.statusMessage ?? '', headers: response.headers, body: read.bytes, truncated: read.truncated, incomplete: read.incomplete };
+    }
+  } catch (error) {
+    if (signal.aborted && !(error instanceof ToolError)) throw signal.reason;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function nextHop(from: URL, location: string): URL {
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    throw new ToolError('unavailable', `${from.href} redirects to ${JSON.stringify(location.slice(0, 200))}, which is not a URL.`);
+  }
+  try {
+    return checkedWebUrl(next);
+  } catch (error) {
+    const why = error instanceof ToolError ? error.message : String(error);
+    throw new ToolError('permission_denied', `${from.href} redirects to ${next.href.slice(0, 300)}, which webfetch does not follow: ${why}`);
+  }
+}

@@ -1,0 +1,60 @@
+// Which hosts webfetch refuses by name alone, and which the person exempted
+// (peon.web.allowedHosts). Names that by definition lead to this machine or a private
+// network are refused before any lookup: a lookup of a metadata name could already
+// leave the machine, and `foo.localhost` may not resolve here at all.
+
+/** Names (and suffixes, with a leading dot) refused before resolving, with the class they name. */
+const RESERVED_NAMES: readonly { readonly name: string; readonly what: string }[] = [
+  { name: '.localhost', what: 'a loopback name (RFC 6761)' },
+  { name: 'metadata.google.internal', what: 'a cloud metadata name' },
+  { name: 'metadata.goog', what: 'a cloud metadata name' },
+  { name: 'metadata', what: 'a cloud metadata name' },
+  { name: 'instance-data', what: 'a cloud metadata name' },
+  { name: '.internal', what: 'a private-use name (.internal)' },
+  { name: '.local', what: 'a local-network name (mDNS .local)' },
+  { name: '.home.arpa', what: 'a home-network name (.home.arpa)' },
+  { name: '.lan', what: 'a local-network name (.lan)' },
+  { name: '.intranet', what: 'a private-use name (.intranet)' },
+];
+
+/** Why a host name is refused without resolving it, or undefined. `host` is lowercase, as the URL parser writes it. */
+export function reservedName(host: string): string | undefined {
+  const name = host.endsWith('.') ? host.slice(0, -1) : host;
+  for (const entry of RESERVED_NAMES) {
+    if (entry.name.startsWith('.') ? name.endsWith(entry.name) : name === entry.name) return entry.what;
+  }
+  return undefined;
+}
+
+/** One entry of peon.web.allowedHosts, normalised the way URLs are: host, and the port if it names one. */
+export interface AllowedHost {
+  readonly host: string;
+  readonly port?: number;
+}
+
+/**
+ * Parses an allowedHosts entry (`host`, `host:port`, `[::1]:8080`), or undefined when it
+ * is anything else (a scheme, a path, a wildcard, credentials).
+ */
+export function parseAllowedHost(entry: string): AllowedHost | undefined {
+  const text = entry.trim();
+  if (text === '' || /[/\\@?#*\s]/.test(text)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(`http://${text}`);
+  } catch {
+    return undefined;
+  }
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  // `host:80` names port 80 even though the URL parser drops a scheme's default port.
+  const port = /:(\d+)$/.exec(text)?.[1];
+  return port !== undefined && !text.endsWith(']') ? { host, port: Number(port) } : { host };
+}
+
+/** Whether the person exempted this host (and port): exactly as written, no subdomains, no wildcards. */
+export function isAllowedHost(entries: readonly string[], host: string, port: number): boolean {
+  return entries.some((entry) => {
+    const allowed = parseAllowedHost(entry);
+    return allowed !== undefined && allowed.host === host && (allowed.port === undefined || allowed.port === port);
+  });
+}

@@ -1,0 +1,416 @@
+// webfetch through a real conversation (pipeline, gate, tool) against real HTTP servers
+// on loopback. Nothing here connects anywhere else: refused targets are aimed at a
+// loopback server whose connection log must stay empty.
+import fs from 'node:fs';
+import type http from 'node:http';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { describe, expect, test } from 'vitest';
+import type { ApprovalRequest } from '../../../src/core/permissions/approvals';
+import type { ResolvedAddress } from '../../../src/core/web/egress';
+import { systemLookup } from '../../../src/core/web/egress';
+import { conversationIn } from '../conversation/conversationTestKit';
+import { tempDir } from '../tools/toolTestContext';
+import { forwardProxy, tlsServer, webServer, type TestServer } from './webServers';
+
+const article = fs.readFileSync(path.resolve(__dirname, '../../fixtures/web/article-1.html'));
+const html = (body: string, type = 'text/html; charset=utf-8') => (_req: http.IncomingMessage, res: http.ServerResponse) => res.writeHead(200, { 'content-type': type }).end(body);
+
+/** A conversation whose user settings allow `allowed`, with a lookup that counts its calls. */
+function fetcher(allowed: readonly string[], options: { user?: Record<string, unknown>; approve?: (r: ApprovalRequest) => boolean; lookups?: string[]; resolve?: Record<string, string>; signal?: AbortSignal; proxy?: { http?: string; https?: string; noProxy?: string[] } } = {}) {
+  const lookups = options.lookups ?? [];
+  const asked: ApprovalRequest[] = [];
+  const conversation = conversationIn(tempDir('peon-web-'), {
+    user: { 'peon.web.allowedHosts': allowed, ...options.user },
+    hooks: {
+      approve: async (request) => {
+        asked.push(request);
+        return { approved: options.approve ? options.approve(request) : true, scope: 'session' };
+      },
+      web: {
+        ...(options.proxy ? { proxy: options.proxy } : {}),
+        lookup: async (host, signal): Promise<readonly ResolvedAddress[]> => {
+          lookups.push(host);
+          const pinned = options.resolve?.[host];
+          return pinned ? [{ address: pinned, family: pinned.includes(':') ? 6 : 4 }] : systemLookup(host, signal);
+        },
+      },
+    },
+    ...(options.signal ? { extra: { signal: options.signal } } : {}),
+  });
+  return { conversation, asked, lookups, fetch: (url: string, raw?: boolean) => conversation.call('webfetch', { url, ...(raw ? { raw } : {}) }) };
+}
+
+function expectOk(outcome: Awaited<ReturnType<ReturnType<typeof fetcher>['fetch']>>) {
+  if (!outcome.ok) throw new Error(`expected success, got ${outcome.error.code}: ${outcome.error.message}`);
+  return outcome;
+}
+
+describe('webfetch: pages', () => {
+  test('a recorded article page becomes Markdown: headings, links with targets, fenced code, a table; no script or style text', async () => {
+    const server = await webServer({ '/blog/atf': html(article.toString('utf8')) });
+    const { fetch } = fetcher([server.hostPort]);
+    const result = expectOk(await fetch(`${server.origin}/blog/atf`));
+    const md = result.output;
+    expect(md).toContain('Title: How we designed Dropbox ATF: an async task framework - Dropbox');
+    expect(md).toMatch(/^# How we designed Dropbox ATF: an async task framework$/m);
+    expect(md).toMatch(/^## Introduction$/m);
+    expect(md).toContain('[Introduction](#introduction)');
+    expect(md).toContain('[Jobs](http://dropbox.com/jobs)');
+    expect(md).toContain('```\nrepeat every second:\n  1. poll tasks ready for execution from task store');
+    expect(md).toMatch(/^\| \*\*Entity status\*\* \| \*\*Assoc status\*\* \|.*\|$/m);
+    expect(md).toMatch(/^\| --- \| --- \| --- \| --- \|$/m);
+    expect(md).toContain('| new | new | scheduled\\_timestamp of the task | Pick up new tasks that are ready. |');
+    for (const noise of ['utag_data', 'tealium_event', 'stormcrow-animate', 'createElement', 'CDATA', 'knotch']) expect(md).not.toContain(noise);
+    expect(result.headline).toBe(`Fetched ${server.hostPort}/blog/atf · 78 KB → Markdown`);
+    expect(result.data).toMatchObject({ status: 200, contentType: 'text/html', bytes: article.length, form: 'Markdown', encoding: 'utf-8', truncated: false });
+  });
+
+  test('raw: true returns the HTML as it came', async () => {
+    const server = await webServer({ '/': html(article.toString('utf8')) });
+    const result = expectOk(await fetcher([server.hostPort]).fetch(`${server.origin}/`, true));
+    expect(result.output).toContain('var utag_data = {}');
+    expect(result.data).toMatchObject({ form: 'HTML' });
+  });
+
+  test('code blocks keep their language, and a fence longer than any backtick run inside', async () => {
+    const page = '<h2>Use</h2><pre><code class="language-ts">const a = `x`;\nlet b = ```;\n</code></pre><div class="highlight highlight-source-python"><pre>print(1)</pre></div><p><a href="javascript:alert(1)">click</a> <img src="/a.png"> <img alt="Chart" src="chart.png"></p>';
+    const server = await webServer({ '/doc/page': html(page) });
+    const result = expectOk(await fetcher([server.hostPort]).fetch(`${server.origin}/doc/page`));
+    expect(result.output).toContain('````ts\nconst a = `x`;\nlet b = ```;\n````');
+    expect(result.output).toContain('```python\nprint(1)\n```');
+    expect(result.output).toContain(`click ![Chart](${server.origin}/doc/chart.png)`);
+    expect(result.output).not.toContain('javascript:');
+    expect(result.output).not.toContain('a.png');
+  });
+
+  test('text, JSON and XML come back as text; a PNG is noted with its type and size, never returned', async () => {
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(3000, 7)]);
+    const server = await webServer({
+      '/data.json': html('{"a": [1, 2]}', 'application/json'),
+      '/feed.xml': html('<?xml version="1.0"?><rss><title>T &amp; U</title></rss>', 'application/rss+xml'),
+      '/logo.png': (_q, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png),
+      '/lying.html': (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(png),
+    });
+    const { fetch } = fetcher([server.hostPort]);
+    expect(expectOk(await fetch(`${server.origin}/data.json`)).output).toMatch(/\n\n\{"a": \[1, 2\]\}$/);
+    expect(expectOk(await fetch(`${server.origin}/feed.xml`)).output).toContain('<title>T &amp; U</title>');
+    for (const file of ['logo.png', 'lying.html']) {
+      const image = expectOk(await fetch(`${server.origin}/${file}`));
+      expect(image.output).toMatch(/Content: (image\/png|text\/html), 3 KB\. Binary content is not returned\.$/);
+      expect(image.output).not.toContain('\u0007');
+      expect(image.data).toMatchObject({ binary: true, bytes: png.length });
+    }
+  });
+
+  test('Windows-1252 (from the header) and Shift-JIS (from a <meta>) are decoded, not mangled', async () => {
+    const cp1252 = Buffer.concat([Buffer.from('<p>caf'), Buffer.from([0xe9, 0x20, 0x93]), Buffer.from('quoted'), Buffer.from([0x94, 0x20, 0x80]), Buffer.from('5</p>')]);
+    // "日本語のページ" in Shift_JIS, declared only by the page's <meta>.
+    const sjis = Buffer.concat([Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS"></head><body><p>'), Buffer.from('93fa967b8cea82cc8379815b8357', 'hex'), Buffer.from('</p></body></html>')]);
+    const server = await webServer({
+      '/w': (_q, res) => res.writeHead(200, { 'content-type': 'text/html; charset=windows-1252' }).end(cp1252),
+      '/j': (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(sjis),
+    });
+    const { fetch } = fetcher([server.hostPort]);
+    const western = expectOk(await fetch(`${server.origin}/w`));
+    expect(western.output).toMatch(/café “quoted” €5$/);
+    expect(western.data).toMatchObject({ encoding: 'windows-1252' });
+    const japanese = expectOk(await fetch(`${server.origin}/j`));
+    expect(japanese.output).toMatch(/日本語のページ$/);
+    expect(japanese.data).toMatchObject({ encoding: 'shift_jis' });
+  });
+
+  test('a gzip-encoded page is decoded', async () => {
+    const server = await webServer({ '/': (_q, res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(zlib.gzipSync('hello, compressed world')) });
+    expect(expectOk(await fetcher([server.hostPort]).fetch(`${server.origin}/`)).output).toMatch(/hello, compressed world$/);
+  });
+
+  test('a 404 is not_found and says what the server said; a 500 is unavailable', async () => {
+    const server = await webServer({ '/broken': (_q, res) => res.writeHead(500, { 'content-type': 'text/plain' }).end('database on fire') });
+    const { fetch } = fetcher([server.hostPort]);
+    const missing = await fetch(`${server.origin}/nothing`);
+    expect(missing).toMatchObject({ ok: false, error: { code: 'not_found', details: { status: 404 } } });
+    const broken = await fetch(`${server.origin}/broken`);
+    expect(broken).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+    expect(!broken.ok && broken.error.message).toContain('answered 500 Internal Server Error. It said: database on fire');
+  });
+
+  test('output longer than the limit is cut, and the result says how much was shown', async () => {
+    const server = await webServer({ '/big.txt': html('x'.repeat(250_000), 'text/plain') });
+    const result = expectOk(await fetcher([server.hostPort]).fetch(`${server.origin}/big.txt`));
+    expect(result.output.length).toBeLessThanOrEqual(100_000);
+    expect(result.output).toMatch(/\[output cut: \d+ of 250000 characters shown\]$/);
+    expect(result.data).toMatchObject({ truncated: true, chars: 250_000 });
+  });
+});
+
+describe('webfetch: bodies that do not behave', () => {
+  test('a 50 MB body is cut at 10 MiB while reading, and the connection is closed', async () => {
+    let sent = 0;
+    const chunk = Buffer.alloc(1024 * 1024, 'a');
+    const server = await webServer({
+      '/huge': (_q, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(50 * chunk.length) });
+        const pump = (): void => {
+          while (sent < 50) {
+            sent++;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          res.end();
+        };
+        res.on('close', () => (sent = Math.min(sent, 50)));
+        pump();
+      },
+    });
+    const result = expectOk(await fetcher([server.hostPort]).fetch(`${server.origin}/huge`));
+    expect(result.data).toMatchObject({ bytes: 10 * 1024 * 1024, cutAtBytes: 10 * 1024 * 1024 });
+    expect(result.output).toContain('[the body was cut at 10.0 MB: the server sent more]');
+    await server.closed();
+    expect(sent).toBeLessThan(50);
+  });
+
+  test('a body that never ends runs into peon.web.timeoutSeconds, and the connection is closed', async () => {
+    const server = await webServer({ '/forever': (_q, res) => res.writeHead(200, { 'content-type': 'text/plain' }).write('the start of something') });
+    const result = await fetcher([server.hostPort], { user: { 'peon.web.timeoutSeconds': 1 } }).fetch(`${server.origin}/forever`);
+    expect(result).toMatchObject({ ok: false, error: { code: 'timeout' } });
+    expect(!result.ok && result.error.message).toContain('did not finish within 1 s (peon.web.timeoutSeconds)');
+    await server.closed();
+  });
+
+  test('Stop cancels a request at once, mid-body', async () => {
+    const stop = new AbortController();
+    const server = await webServer({
+      '/forever': (_q, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' }).write('first bytes');
+        setImmediate(() => stop.abort(new Error('Stop')));
+      },
+    });
+    // The deadline (peon.web.timeoutSeconds) is ten minutes: only Stop can end this call.
+    const result = await fetcher([server.hostPort], { signal: stop.signal, user: { 'peon.web.timeoutSeconds': 600 } }).fetch(`${server.origin}/forever`);
+    expect(result).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    await server.closed();
+  });
+});
+
+/** A loopback server that must never see a connection. */
+async function bait(): Promise<TestServer> {
+  return webServer({ '/': html('you should not see this') });
+}
+
+describe('webfetch: where requests may go', () => {
+  test('every spelling of a loopback or unspecified address is refused, and the server sees no connection', async () => {
+    const target = await bait();
+    const { fetch, lookups, asked } = fetcher([]);
+    const p = target.port;
+    const spellings: [string, RegExp][] = [
+      [`http://127.0.0.1:${p}/`, /127\.0\.0\.1 is a loopback address/],
+      [`http://2130706433:${p}/`, /127\.0\.0\.1 is a loopback address/],
+      [`http://0x7f.1:${p}/`, /127\.0\.0\.1 is a loopback address/],
+      [`http://0177.0.0.1:${p}/`, /127\.0\.0\.1 is a loopback address/],
+      [`http://127.1:${p}/`, /127\.0\.0\.1 is a loopback address/],
+      [`http://0x7f000001:${p}/`, /127\.0\.0\.1 is a loopback address/],
+      [`http://127.0.0.1.:${p}/`, /127\.0\.0\.1 is a loopback address/],
+      [`http://[::1]:${p}/`, /::1 is a loopback address/],
+      [`http://[::ffff:127.0.0.1]:${p}/`, /::ffff:7f00:1 is a loopback address/],
+      [`http://[0:0:0:0:0:ffff:7f00:1]:${p}/`, /::ffff:7f00:1 is a loopback address/],
+      [`http://[64:ff9b::127.0.0.1]:${p}/`, /64:ff9b::7f00:1 is a loopback address/],
+      [`http://[::]:${p}/`, /:: is an unspecified address/],
+      [`http://0.0.0.0:${p}/`, /0\.0\.0\.0 is an unspecified address/],
+      [`http://0:${p}/`, /0\.0\.0\.0 is an unspecified address/],
+      [`http://foo.localhost:${p}/`, /foo\.localhost is a loopback name/],
+    ];
+    for (const [url, why] of spellings) {
+      const outcome = await fetch(url);
+      expect(outcome, url).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+      expect(!outcome.ok && outcome.error.message, url).toMatch(why);
+    }
+    expect(target.connections).toEqual([]);
+    expect(lookups).toEqual([]); // literals and reserved names need no lookup
+    expect(asked).toEqual([]); // refused before anyone is asked
+  });
+
+  test("SECURITY.md's private, metadata, CGNAT and unique-local targets are refused before any lookup or card", async () => {
+    const { fetch, lookups, asked } = fetcher([]);
+    const cases: [string, string][] = [
+      ['http://169.254.169.254/latest/meta-data', '169.254.169.254 is a cloud metadata address'],
+      ['http://metadata.google.internal/', 'metadata.google.internal is a cloud metadata name'],
+      ['http://10.0.0.1/', '10.0.0.1 is a private network address'],
+      ['http://192.168.1.1/', '192.168.1.1 is a private network address'],
+      ['http://172.16.0.1/', '172.16.0.1 is a private network address'],
+      ['http://[fd00::1]/', 'fd00::1 is a unique local address'],
+      ['http://[fe80::1]/', 'fe80::1 is a link-local address'],
+      ['http://100.64.0.1/', '100.64.0.1 is a shared (CGNAT) address'],
+      ['http://224.0.0.1/', '224.0.0.1 is a multicast address'],
+      ['http://printer.local/', 'printer.local is a local-network name'],
+    ];
+    for (const [url, why] of cases) {
+      const outcome = await fetch(url);
+      expect(outcome, url).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+      expect(!outcome.ok && outcome.error.message, url).toContain(why);
+    }
+    expect(lookups).toEqual([]);
+    expect(asked).toEqual([]);
+  });
+
+  test('a name that resolves to a loopback address is refused after the lookup, without a connection', async () => {
+    const target = await bait();
+    const { fetch, lookups } = fetcher([]);
+    // The system resolver (getaddrinfo, /etc/hosts) says localhost is 127.0.0.1 or ::1.
+    const outcome = await fetch(`http://localhost:${target.port}/`);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    expect(!outcome.ok && outcome.error.message).toMatch(/localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
+    expect(lookups).toEqual(['localhost']);
+    expect(target.connections).toEqual([]);
+  });
+
+  test('file:, ftp:, data:, javascript:, credentials and malformed URLs are invalid_input', async () => {
+    const { fetch, asked } = fetcher([]);
+    for (const url of ['file:///etc/passwd', 'ftp://example.org/x', 'data:text/html,<b>x</b>', 'javascript:alert(1)', 'http://user:pass@example.org/', 'http://user@example.org/', 'example.org/no-scheme', 'http://', 'http://[::1/']) {
+      expect(await fetch(url), url).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    }
+    expect(asked).toEqual([]);
+  });
+
+  test('an allowed host is exempt exactly as written: the same host on another port is refused', async () => {
+    const allowed = await webServer({ '/': html('<p>allowed</p>') });
+    const other = await bait();
+    const { fetch } = fetcher([allowed.hostPort]);
+    expect(expectOk(await fetch(`${allowed.origin}/`)).output).toMatch(/allowed$/);
+    expect(await fetch(`${other.origin}/`)).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    expect(other.connections).toEqual([]);
+  });
+
+  test('a redirect chain that ends at a loopback address not on the list is refused at that hop, and no request reaches it', async () => {
+    const target = await bait();
+    const start = await webServer({
+      '/one': (_q, res) => res.writeHead(302, { location: '/two' }).end(),
+      '/two': (_q, res) => res.writeHead(301, { location: `http://127.0.0.1:${target.port}/` }).end(),
+    });
+    const outcome = await fetcher([start.hostPort]).fetch(`${start.origin}/one`);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    expect(!outcome.ok && outcome.error.message).toContain(`webfetch does not fetch http://127.0.0.1:${target.port}/: 127.0.0.1 is a loopback address`);
+    expect(start.requests.map((r) => r.url)).toEqual(['/one', '/two']);
+    expect(target.connections).toEqual([]);
+  });
+
+  test("a redirect from an allowed host to any of SECURITY.md's targets is refused at that hop", async () => {
+    const targets = ['http://2130706433/', 'http://0x7f.1/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://169.254.169.254/latest/meta-data', 'http://metadata.google.internal/', 'http://10.0.0.1/', 'http://[fd00::1]/', 'http://100.64.0.1/', 'http://localhost/', 'file:///etc/passwd'];
+    const start = await webServer(Object.fromEntries(targets.map((t, i) => [`/to${i}`, (_q: http.IncomingMessage, res: http.ServerResponse) => res.writeHead(302, { location: t }).end()])));
+    const { fetch } = fetcher([start.hostPort]);
+    for (const [i, target] of targets.entries()) {
+      const outcome = await fetch(`${start.origin}/to${i}`);
+      expect(outcome, target).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    }
+    expect(start.requests).toHaveLength(targets.length);
+  });
+
+  test('redirects are followed up to five hops, to a scheme webfetch takes', async () => {
+    const server = await webServer({
+      ...Object.fromEntries([1, 2, 3, 4, 5, 6, 7].map((n) => [`/r${n}`, (_q: http.IncomingMessage, res: http.ServerResponse) => res.writeHead(307, { location: `/r${n + 1}` }).end()])),
+      '/r0': (_q, res) => res.writeHead(302, { location: '/r1' }).end(),
+      '/ftp': (_q, res) => res.writeHead(302, { location: 'ftp://example.org/' }).end(),
+      '/done': html('<p>done</p>'),
+      '/hop': (_q, res) => res.writeHead(302, { location: '/done' }).end(),
+    });
+    const { fetch } = fetcher([server.hostPort]);
+    const followed = expectOk(await fetch(`${server.origin}/hop`));
+    expect(followed.output).toContain(`Redirected from: ${server.origin}/hop`);
+    expect(followed.data).toMatchObject({ url: `${server.origin}/done` });
+    const looping = await fetch(`${server.origin}/r0`);
+    expect(looping).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+    expect(!looping.ok && looping.error.message).toContain('redirects more than 5 times');
+    expect(server.requests.filter((r) => r.url.startsWith('/r')).length).toBe(6);
+    expect(await fetch(`${server.origin}/ftp`)).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+  });
+
+  test('the connection goes to the address the one lookup returned (no second lookup)', async () => {
+    const server = await webServer({ '/': html('<p>pinned</p>') });
+    const { fetch, lookups } = fetcher([`docs.example.test:${server.port}`], { resolve: { 'docs.example.test': '127.0.0.1' } });
+    const result = expectOk(await fetch(`http://docs.example.test:${server.port}/`));
+    expect(result.output).toMatch(/pinned$/);
+    expect(lookups).toEqual(['docs.example.test']);
+    expect(server.requests[0]?.headers.host).toBe(`docs.example.test:${server.port}`);
+  });
+
+  test('a name whose addresses include a private one is refused, whichever comes first', async () => {
+    const lookups: string[] = [];
+    const convo = conversationIn(tempDir('peon-web-'), {
+      hooks: { web: { lookup: async (host) => (lookups.push(host), [{ address: '93.184.216.34', family: 4 }, { address: '10.1.2.3', family: 4 }]) } },
+    });
+    const outcome = await convo.call('webfetch', { url: 'http://mixed.example.test/' });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    expect(!outcome.ok && outcome.error.message).toContain('mixed.example.test resolves to 10.1.2.3, a private network address');
+  });
+
+  test('TLS certificates are verified: a self-signed server is unavailable, not trusted', async () => {
+    const server = await tlsServer({ '/': html('secret') });
+    const outcome = await fetcher([server.hostPort]).fetch(`${server.origin}/`);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+    expect(!outcome.ok && outcome.error.message).toMatch(/TLS connection to 127\.0\.0\.1:\d+ failed|certificate/i);
+    expect(server.requests).toEqual([]);
+  });
+});
+
+describe('webfetch: the proxy', () => {
+  test('http:// goes through the proxy in absolute form; https:// through CONNECT; NO_PROXY goes direct', async () => {
+    const proxy = await forwardProxy();
+    const server = await webServer({ '/p': html('<p>via proxy</p>') });
+    const tls = await tlsServer({ '/': html('x') });
+    const { fetch } = fetcher([server.hostPort, tls.hostPort], { proxy: { http: proxy.origin, https: proxy.origin } });
+    expect(expectOk(await fetch(`${server.origin}/p`)).output).toMatch(/via proxy$/);
+    expect(proxy.seen).toEqual([`GET ${server.origin}/p`]);
+    // The tunnel is opened; the certificate is still checked at the far end.
+    expect(await fetch(`${tls.origin}/`)).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+    expect(proxy.seen[1]).toBe(`CONNECT ${tls.hostPort}`);
+    const direct = fetcher([server.hostPort], { proxy: { http: proxy.origin, noProxy: ['127.0.0.1'] } });
+    expect(expectOk(await direct.fetch(`${server.origin}/p`)).output).toMatch(/via proxy$/);
+    expect(proxy.seen.length).toBe(2);
+  });
+
+  test('a target refused by the check is refused with a proxy too, and the proxy never hears of it', async () => {
+    const proxy = await forwardProxy();
+    const target = await bait();
+    const { fetch } = fetcher([], { proxy: { http: proxy.origin, https: proxy.origin } });
+    expect(await fetch(`http://127.0.0.1:${target.port}/`)).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    expect(await fetch(`http://localhost:${target.port}/`)).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    expect(proxy.seen).toEqual([]);
+    expect(proxy.connections).toEqual([]);
+    expect(target.connections).toEqual([]);
+  });
+});
+
+describe('webfetch: the gate', () => {
+  test('with an ask rule the card shows the URL and host before any lookup; "Allow for session" grants that host', async () => {
+    const server = await webServer({ '/a': html('<p>a</p>'), '/b': html('<p>b</p>') });
+    const { fetch, asked, lookups } = fetcher([`docs.example.test:${server.port}`], { user: { 'peon.permission.rules': { webfetch: 'ask' } }, resolve: { 'docs.example.test': '127.0.0.1' } });
+    expectOk(await fetch(`http://docs.example.test:${server.port}/a`));
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.assessment.summary).toEqual({ kind: 'network', url: `http://docs.example.test:${server.port}/a`, host: 'docs.example.test' });
+    expect(asked[0]!.permission.sessionGrants).toEqual(['docs.example.test']);
+    expectOk(await fetch(`http://docs.example.test:${server.port}/b`));
+    expect(asked).toHaveLength(1); // the host is granted for the session
+    expect(lookups).toEqual(['docs.example.test', 'docs.example.test']);
+  });
+
+  test('a denied card sends nothing: no lookup, no connection; a punycode host is shown with its Unicode form', async () => {
+    const { fetch, asked, lookups } = fetcher([], { user: { 'peon.permission.rules': { webfetch: 'ask' } }, approve: () => false });
+    const outcome = await fetch('http://bücher.example.test/katalog?q=1');
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    expect(asked[0]!.assessment.summary).toEqual({ kind: 'network', url: 'http://xn--bcher-kva.example.test/katalog?q=1', host: 'xn--bcher-kva.example.test', unicodeHost: 'bücher.example.test' });
+    expect(lookups).toEqual([]);
+  });
+
+  test('host rules: a deny pattern refuses, an allow pattern lets a host through an ask default', async () => {
+    const server = await webServer({ '/': html('<p>ok</p>') });
+    const { fetch, asked } = fetcher([`a.example.test:${server.port}`, `b.example.test:${server.port}`], {
+      user: { 'peon.permission.rules': { webfetch: { '*.example.test': 'ask', 'a.example.test': 'allow', 'b.example.test': 'deny' } } },
+      resolve: { 'a.example.test': '127.0.0.1', 'b.example.test': '127.0.0.1' },
+      approve: () => false,
+    });
+    expect(await fetch(`http://b.example.test:${server.port}/`)).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    expect(asked).toEqual([]);
+    expect(await fetch(`http://a.example.test:${server.port}/`)).toMatchObject({ ok: false }); // ask beats allow among matches: the card, denied
+    expect(asked).toHaveLength(1);
+    expect(server.connections).toEqual([]);
+  });
+});
