@@ -39,7 +39,7 @@ export function openPanelConversation(setup: PanelSetup): Conversation | undefin
       diagnostics: diagnosticsFor,
       web: {
         get proxy() {
-          return proxySettings();
+          return webProxy();
         },
       },
     },
@@ -54,7 +54,7 @@ export function openPanelConversation(setup: PanelSetup): Conversation | undefin
  * its choosing), else the environment VS Code was started with. Read on every request,
  * so a changed setting applies at once.
  */
-function proxySettings(): ProxySettings | undefined {
+export function webProxy(): ProxySettings | undefined {
   const http = vscode.workspace.getConfiguration('http');
   const proxy = http.inspect<string>('proxy')?.globalValue?.trim();
   const noProxy = http.inspect<string[]>('noProxy')?.globalValue?.filter((s) => typeof s === 'string') ?? [];

@@ -52,7 +52,15 @@ export const ApprovalSummary = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('command'), command: z.string().max(CARD_COMMAND_CHARS), cwd: z.string().max(4096), description: z.string().max(1000).optional() }),
   z.object({ kind: z.literal('delegate'), executable: z.string().max(4096), argv: z.array(z.string().max(20_000)).max(200), prompt: z.string().max(20_000), workspace: z.string().max(4096), warning: z.string().max(2000) }),
   /** A request leaving the machine: the URL, its host as sent (punycode) and as Unicode when different, a search's query. */
-  z.object({ kind: z.literal('network'), url: z.string().max(8192), host: z.string().max(300), unicodeHost: z.string().max(300).optional(), query: z.string().max(1000).optional() }),
+  z.object({
+    kind: z.literal('network'),
+    url: z.string().max(8192),
+    host: z.string().max(300),
+    unicodeHost: z.string().max(300).optional(),
+    query: z.string().max(1000).optional(),
+    /** What in the request looks like data leaving the machine: shown first; such a call always asks. */
+    concerns: z.array(z.string().max(1000)).max(20).optional(),
+  }),
   z.object({ kind: z.literal('question'), text: z.string().max(20_000) }),
   z.object({ kind: z.literal('generic'), text: z.string().max(20_000) }),
   /**

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { webProxy } from '../../src/extension/panelConversation';
 import { readSettings } from '../../src/extension/settings';
 
 suite('settings scopes in the real host', () => {
@@ -38,6 +39,19 @@ suite('settings scopes in the real host', () => {
     }
   });
 
+  test("webfetch's proxy is VS Code's http.proxy and http.noProxy from user settings", async () => {
+    const http = vscode.workspace.getConfiguration('http');
+    await http.update('proxy', 'http://127.0.0.1:3128', vscode.ConfigurationTarget.Global);
+    await http.update('noProxy', ['docs.internal'], vscode.ConfigurationTarget.Global);
+    try {
+      assert.deepEqual(webProxy(), { https: 'http://127.0.0.1:3128', http: 'http://127.0.0.1:3128', noProxy: ['docs.internal'] });
+    } finally {
+      await http.update('proxy', undefined, vscode.ConfigurationTarget.Global);
+      await http.update('noProxy', undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.equal(webProxy(), undefined);
+  });
+
   test('an invalid user value is ignored with a warning', async () => {
     await vscode.workspace.getConfiguration('peon').update('model.provider', 'mystery', vscode.ConfigurationTarget.Global);
     const settings = readSettings();
@@ -51,7 +65,15 @@ suite('a workspace settings file cannot set user-scope-only settings', () => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'the suite runs with a workspace folder open');
     const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json');
-    const content = { 'editor.tabSize': 7, 'peon.model.provider': 'anthropic', 'peon.model.baseUrl': 'http://127.0.0.1:9/' };
+    const content = {
+      'editor.tabSize': 7,
+      'peon.model.provider': 'anthropic',
+      'peon.model.baseUrl': 'http://127.0.0.1:9/',
+      // A project must not open the user's network to webfetch, redirect its searches or route its requests.
+      'peon.web.allowedHosts': ['127.0.0.1:9', 'localhost'],
+      'peon.web.search.endpoint': 'http://127.0.0.1:9/html/',
+      'http.proxy': 'http://127.0.0.1:9',
+    };
     await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(JSON.stringify(content)));
     try {
       const deadline = Date.now() + 10_000;
@@ -62,6 +84,9 @@ suite('a workspace settings file cannot set user-scope-only settings', () => {
       const settings = readSettings();
       assert.equal(settings.values['peon.model.provider'], undefined);
       assert.equal(settings.values['peon.model.baseUrl'], undefined);
+      assert.deepEqual(settings.values['peon.web.allowedHosts'], []);
+      assert.equal(settings.values['peon.web.search.endpoint'], 'https://html.duckduckgo.com/html/');
+      assert.equal(webProxy(), undefined);
     } finally {
       await vscode.workspace.fs.delete(file);
     }

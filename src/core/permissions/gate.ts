@@ -128,6 +128,9 @@ function judgePaths(input: GateInput, mode: PermissionMode, source: string, conf
   const { risky, protectedPaths } = pathReasons(assessment);
   // Protected paths ask before any change, whatever allows it.
   if (protectedPaths.length > 0) return { decision: 'ask', mode, source, reasons: protectedPaths, grantable: [] };
+  // So does a request that would carry data out (a credential, a long encoded run), each time: it is never granted.
+  const leaving = assessment.summary.kind === 'network' ? (assessment.summary.concerns ?? []) : [];
+  if (leaving.length > 0) return { decision: 'ask', mode, source: 'what the request would carry out', reasons: leaving, grantable: [] };
   const grantable = displays;
   const granted = displays.length > 0 && displays.every((d) => input.grants?.has(tool, d));
   if (granted) return { decision: 'allow', mode, source: `allowed for this session: ${tool} ${displays.join(', ')}`, reasons: [], grantable };

@@ -20,9 +20,10 @@ export type ApprovalSummary =
   | { kind: 'delegate'; executable: string; argv: string[]; prompt: string; workspace: string; warning: string }
   /**
    * A request leaving the machine: the full URL, its host (punycode as sent), the host as
-   * Unicode when it differs, and for a search the query that goes out with it.
+   * Unicode when it differs, for a search the query that goes out with it, and what in it
+   * looks like data leaving (such a call always asks).
    */
-  | { kind: 'network'; url: string; host: string; unicodeHost?: string; query?: string }
+  | { kind: 'network'; url: string; host: string; unicodeHost?: string; query?: string; concerns?: string[] }
   | { kind: 'question'; text: string }
   | { kind: 'generic'; text: string }
   /** A plan to approve (exitplanmode): Markdown, where it came from, what it declared it will touch. */

@@ -4,6 +4,7 @@
 import type { EgressPolicy } from '../web/egress';
 import { systemLookup } from '../web/egress';
 import type { FetchOptions } from '../web/fetchWeb';
+import { outboundConcerns, urlConcerns } from '../web/outboundData';
 import { hostOf, unicodeHost } from '../web/webUrl';
 import type { ApprovalSummary, ToolContext } from './contract';
 
@@ -23,10 +24,21 @@ export function requestOptions(ctx: ToolContext): FetchOptions {
   };
 }
 
-/** The card of a request: the whole URL, the host as sent and as it reads in Unicode, a search's query. */
+/**
+ * The card of a request: the whole URL, the host as sent and as it reads in Unicode, a
+ * search's query, and what in them looks like data leaving the machine.
+ */
 export function networkSummary(url: URL, query?: string): Extract<ApprovalSummary, { kind: 'network' }> {
   const unicode = unicodeHost(url);
-  return { kind: 'network', url: url.href, host: hostOf(url), ...(unicode ? { unicodeHost: unicode } : {}), ...(query !== undefined ? { query } : {}) };
+  const concerns = query !== undefined ? outboundConcerns(query, 'the search query') : urlConcerns(url);
+  return {
+    kind: 'network',
+    url: url.href,
+    host: hostOf(url),
+    ...(unicode ? { unicodeHost: unicode } : {}),
+    ...(query !== undefined ? { query } : {}),
+    ...(concerns.length > 0 ? { concerns } : {}),
+  };
 }
 
 /** 512 B, 34 KB, 2.1 MB. */

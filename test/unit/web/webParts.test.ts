@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { decodeText } from '../../../src/core/web/charset';
 import { isAllowedHost, parseAllowedHost, reservedName } from '../../../src/core/web/hostPolicy';
 import { bodyKind } from '../../../src/core/web/mediaType';
+import { urlConcerns } from '../../../src/core/web/outboundData';
 import { proxyFor, proxyFromEnv } from '../../../src/core/web/proxy';
 import { parseWebUrl, shortUrl, unicodeHost } from '../../../src/core/web/webUrl';
 import { ToolError } from '../../../src/core/tools/toolError';
@@ -126,5 +127,34 @@ describe('media types', () => {
     expect(bodyKind(undefined, Buffer.from('  <!DOCTYPE html><p>'))).toMatchObject({ kind: 'html' });
     expect(bodyKind('application/octet-stream', Buffer.from('plain words'))).toMatchObject({ kind: 'text' });
     expect(bodyKind(undefined, Buffer.from([1, 0, 2]))).toMatchObject({ kind: 'binary' });
+  });
+});
+
+describe('what a request would carry out', () => {
+  const concerns = (url: string) => urlConcerns(new URL(url));
+  const encoded = Buffer.from('DATABASE_URL=postgres://admin:hunter2@db.internal:5432/prod\nSTRIPE_KEY=rk_test_0000').toString('base64');
+
+  test('ordinary links carry nothing: commit hashes, document ids, slugs, video ids, maps, SRI hashes', () => {
+    for (const url of [
+      'https://github.com/microsoft/vscode/commit/3f6c9b3a9c2d4e1f0a8b7c6d5e4f3a2b1c0d9e8f',
+      'https://docs.google.com/document/d/1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ_abcdefg/edit',
+      'https://www.example.org/blog/how-to-configure-the-database-connection-pool-in-spring-boot-applications-for-production',
+      'https://stackoverflow.com/questions/12345678/why-does-my-regex-not-match-unicode-characters-in-javascript',
+      'https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s',
+      'https://www.google.com/maps/place/Eiffel+Tower/@48.8583701,2.2944813,17z/data=!3m1!4b1!4m6!3m5!1s0x47e66e2964e34e2d:0x8ddca9ee380ef7e0',
+      'https://cdn.jsdelivr.net/npm/pkg@1.0.0/dist/index.min.js?integrity=sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC',
+      'https://my-load-balancer-1234567890.us-west-2.elb.amazonaws.com/health',
+    ]) expect(concerns(url), url).toEqual([]);
+  });
+
+  test('credentials, encoded file contents, data in a DNS label and oversized payloads are named', () => {
+    expect(concerns('https://evil.example/?k=AKIAIOSFODNN7EXAMPLE')).toEqual(['the query string holds what looks like an AWS access key: it would leave the machine']);
+    expect(concerns(`https://evil.example/collect?d=${encodeURIComponent(encoded)}`)[0]).toMatch(/^the query string carries a \d+-character run of encoded data/);
+    expect(concerns(`https://evil.example/${encoded.replace(/\//g, '_')}`)[0]).toMatch(/^the path carries a/);
+    expect(concerns('https://evil.example/log?token=ghp_abcdefghijklmnopqrstuvwxyz0123456789')[0]).toContain('a GitHub token');
+    expect(concerns('https://evil.example/?q=password%3Dhunter22')[0]).toContain('a password assignment');
+    expect(concerns('https://evil.example/?jwt=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U')[0]).toContain('a JSON Web Token');
+    expect(concerns('https://akiaiosfodnn7examplewjalrxutnfemik7mdeng.evil.example/')[0]).toMatch(/^the host name has a 40-character label/);
+    expect(concerns(`https://evil.example/x?${'note+'.repeat(220)}`)).toEqual([expect.stringMatching(/^the path and query are 1\d{3} characters long/)]);
   });
 });

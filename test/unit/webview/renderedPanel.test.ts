@@ -169,6 +169,38 @@ describe('model output in the panel', () => {
     await view.page.close();
   }, 30_000);
 
+  test('a network card shows the whole URL with its host in bold, and a punycode host with its Unicode form', async () => {
+    const view = await openStandaloneWebview(browser);
+    const url = 'https://xn--pypl-53dc.example/login?next=https://paypal.com/';
+    const card = { id: 'req-3', tool: 'webfetch', risk: 'read_only', summary: { kind: 'network', url, host: 'xn--pypl-53dc.example', unicodeHost: 'раypаl.example' }, source: 'peon.permission.rules (user): webfetch -> ask', reasons: ['peon.permission.rules (user): webfetch -> ask'], grantable: ['xn--pypl-53dc.example'], sessionGrants: ['xn--pypl-53dc.example'], canAlways: true, canOpenDiff: false };
+    const v6 = { ...card, id: 'req-4', summary: { kind: 'network', url: 'http://[2001:db8::1]:8080/x', host: '2001:db8::1' } };
+    const search = { ...card, id: 'req-5', tool: 'websearch', summary: { kind: 'network', url: 'https://html.duckduckgo.com/html/', host: 'html.duckduckgo.com', query: 'internal codename <b>x</b>' } };
+    await view.send([{ type: 'init', entries: [], model: configured }, { type: 'approval', card }, { type: 'approval', card: v6 }, { type: 'approval', card: search }]);
+    const shown = view.page.getByRole('group', { name: 'Approval: Fetch from xn--pypl-53dc.example' });
+    expect(await shown.getByLabel('URL').textContent()).toBe(url);
+    // The host is the part right after the scheme, not the same text later in the query.
+    expect(await shown.locator('.url-host').allTextContents()).toEqual(['xn--pypl-53dc.example']);
+    expect(await shown.locator('.warning').textContent()).toContain('it displays as раypаl.example');
+    expect(await view.page.getByRole('group', { name: 'Approval: Fetch from 2001:db8::1' }).locator('.url-host').allTextContents()).toEqual(['2001:db8::1']);
+    const searching = view.page.getByRole('group', { name: 'Approval: Search the web via html.duckduckgo.com' });
+    expect(await searching.locator('.query').textContent()).toBe('Query sent: “internal codename <b>x</b>”');
+    await shown.getByRole('button', { name: 'Allow for session' }).click();
+    expect((await view.posted()).at(-1)).toEqual({ type: 'answer', id: 'req-3', answer: 'session' });
+    await view.page.close();
+  }, 30_000);
+
+  test("a finished tool card reads as its headline, shown as text; the call's arguments stay inside", async () => {
+    const view = await openStandaloneWebview(browser);
+    const entry = { kind: 'tool', id: 'e1', name: 'webfetch', args: '{"url":"https://example.org/docs"}', status: 'running', output: '' };
+    await view.send([{ type: 'init', entries: [entry], model: configured }, { type: 'tool', id: 'e1', status: 'ok', output: 'URL: https://example.org/docs', headline: 'Fetched example.org/docs · 34 KB → Markdown <img src=x onerror=window.__pwned=1>' }]);
+    const card = view.page.getByRole('group', { name: 'Tool call webfetch' });
+    expect(await card.locator('.tool-headline').textContent()).toBe('Fetched example.org/docs · 34 KB → Markdown <img src=x onerror=window.__pwned=1>');
+    expect(await card.locator('img').count()).toBe(0);
+    expect(await card.locator('.tool-args').textContent()).toBe('{"url":"https://example.org/docs"}');
+    expect(view.extraRequests()).toEqual([]);
+    await view.page.close();
+  }, 30_000);
+
   test('a file-change card shows the diff collapsed past 30 rows until "Show all"', async () => {
     const view = await openStandaloneWebview(browser);
     const diff = ['--- a/big.txt', '+++ b/big.txt', '@@ -0,0 +1,40 @@', ...Array.from({ length: 40 }, (_, i) => `+line ${i}`)].join('\n');
