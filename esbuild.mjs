@@ -26,7 +26,8 @@ const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', mai
 const builds = [
   // The extension's activation, the panel it requires when the view resolves, and the
   // conversation runtime the panel requires on first use (src/extension/lazyBundle.ts).
-  { ...node, entryPoints: { extension: 'src/extension/extension.ts', panel: 'src/extension/panel.ts', runtime: 'src/core/conversation/index.ts' }, outdir: 'dist', external: ['vscode'] },
+  // markdownWorker: the worker thread webfetch converts pages in (src/core/web/pageConverter.ts), for the extension and the CLI.
+  { ...node, entryPoints: { extension: 'src/extension/extension.ts', panel: 'src/extension/panel.ts', runtime: 'src/core/conversation/index.ts', markdownWorker: 'src/core/web/markdownWorker.ts' }, outdir: 'dist', external: ['vscode'] },
   {
     ...node,
     entryPoints: { cli: 'src/cli/main.ts' },

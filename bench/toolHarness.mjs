@@ -12,7 +12,7 @@ export const { forgetDigest } = core;
 /** The ripgrep the tools use (dist/bin/rg after a build, else node_modules, else PATH). */
 export const ripgrep = core.locateRipgrep({ bundled: [path.join(repoRoot, 'dist', 'bin', 'rg')] });
 
-export function toolSession(root, { ripgrep, settings = {} } = {}) {
+export function toolSession(root, { ripgrep, settings = {}, web } = {}) {
   const trash = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-bench-trash-'));
   const ctx = {
     signal: new AbortController().signal,
@@ -24,6 +24,7 @@ export function toolSession(root, { ripgrep, settings = {} } = {}) {
     agent: 'bench',
     ripgrep,
     settings,
+    ...(web ? { web } : {}),
   };
   const session = new core.CallPipeline(core.builtinRegistry(), ctx, async () => ({ approved: true }));
   return {

@@ -63,7 +63,8 @@ export function openToolHost(options: ToolHostOptions): ToolHost {
     // dist/bin/rg beside dist/cli.js first, then node_modules, then PATH.
     ripgrep: { bundled: [path.join(__dirname, 'bin', 'rg')] },
     // HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY, as curl reads them.
-    hooks: { approve, ...(ask ? { ask } : {}), web: { proxy: proxyFromEnv(process.env) } },
+    // dist/markdownWorker.js beside dist/cli.js converts pages off the main thread.
+    hooks: { approve, ...(ask ? { ask } : {}), web: { proxy: proxyFromEnv(process.env), markdownWorker: path.join(__dirname, 'markdownWorker.js') } },
     signal: controller.signal,
   });
   return {

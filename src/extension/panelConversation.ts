@@ -41,6 +41,7 @@ export function openPanelConversation(setup: PanelSetup): Conversation | undefin
         get proxy() {
           return webProxy();
         },
+        markdownWorker: vscode.Uri.joinPath(setup.extensionUri, 'dist', 'markdownWorker.js').fsPath,
       },
     },
     ...(setup.history ? { history: setup.history } : {}),

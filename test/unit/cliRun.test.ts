@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startModelServer } from '../fakes/modelServer.mjs';
@@ -101,5 +103,24 @@ describe('peon run', () => {
     const r = await peonRun(['--workspace', root, '--config', config, '--json', 'hi']);
     expect(r.stderr).toContain('peon.model.baseUrl is ignored in workspace settings');
     expect(r.stdout).toContain('from the real endpoint');
+  });
+  test('human-readable: a fetched page cannot write escape sequences to the terminal; the tool leads with its sentence', async () => {
+    const page = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('before\u001b]52;c;ZXZpbA==\u0007\u001b]0;pwned\u0007\r\u001b[2K\u001b[32m✓ all tests passed\u001b[0m after'));
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (page.address() as AddressInfo).port;
+      const root = makeWorkspace({});
+      const config = path.join(tempDir(), 'settings.json');
+      fs.writeFileSync(config, JSON.stringify({ 'peon.web.allowedHosts': [`127.0.0.1:${port}`] }));
+      server.script({ toolCalls: [{ id: 'w1', name: 'webfetch', arguments: JSON.stringify({ url: `http://127.0.0.1:${port}/notes.txt` }) }] }, { text: 'Read it.\u001b]0;title\u0007' });
+      const r = await peonRun(['--workspace', root, '--provider', 'openai', '--base-url', server.openaiUrl, '--model', 'm', '--config', config, 'read the notes']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`✓ Fetched 127.0.0.1:${port}/notes.txt · 72 B → text`);
+      expect(r.stdout).toContain('before✓ all tests passed after');
+      // eslint-disable-next-line no-control-regex -- what must not reach the terminal
+      expect(r.stdout).not.toMatch(/[\u001b\u0007\r]/);
+    } finally {
+      page.close();
+    }
   });
 });

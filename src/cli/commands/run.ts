@@ -5,6 +5,7 @@
 import type { LoopEvent } from '../../core/agent/loop';
 import { modelClient } from '../../core/model/clients';
 import type { ModelClient } from '../../core/model/modelClient';
+import { stripTerminalEscapes } from '../../core/process/terminalText';
 import type { SettingValues } from '../../core/settings';
 import { formatUsd } from '../../shared/format';
 import { parseArgs, UsageError } from '../args';
@@ -38,10 +39,17 @@ function usageLine(event: LoopEvent & { type: 'usage' }): string {
   return `peon: ${tokens}${event.cost ? ` · ${formatUsd(event.cost.total)}` : ' · cost unknown'}\n`;
 }
 
+/**
+ * What reaches the terminal of a model's text or a tool's result (a fetched page, a
+ * command's output): no escape sequence, control character or carriage return, so
+ * neither can set the clipboard (OSC 52), retitle the window or draw over a line.
+ */
+const shown = (text: string): string => stripTerminalEscapes(text).replace(/\r/g, '');
+
 function human(event: LoopEvent, io: CliIo, last: { usage?: LoopEvent & { type: 'usage' } }): void {
   switch (event.type) {
     case 'text':
-      io.stdout(event.delta);
+      io.stdout(shown(event.delta));
       break;
     case 'tool_call':
       io.stdout(`\n→ ${event.call.name} ${event.call.arguments}\n`);
@@ -49,8 +57,8 @@ function human(event: LoopEvent, io: CliIo, last: { usage?: LoopEvent & { type: 
     case 'tool_result': {
       const text = event.outcome.ok ? event.outcome.output : `Error (${event.outcome.error.code}): ${event.outcome.error.message}`;
       // A tool that says what it did in a sentence (webfetch, websearch) leads with it.
-      if (event.outcome.ok && 'headline' in event.outcome && event.outcome.headline) io.stdout(`✓ ${event.outcome.headline}\n`);
-      io.stdout(`${text.length > SHOWN_RESULT_CHARS ? `${text.slice(0, SHOWN_RESULT_CHARS)}… [${text.length - SHOWN_RESULT_CHARS} more characters]` : text}\n`);
+      if (event.outcome.ok && 'headline' in event.outcome && event.outcome.headline) io.stdout(`✓ ${shown(event.outcome.headline)}\n`);
+      io.stdout(`${shown(text.length > SHOWN_RESULT_CHARS ? `${text.slice(0, SHOWN_RESULT_CHARS)}… [${text.length - SHOWN_RESULT_CHARS} more characters]` : text)}\n`);
       break;
     }
     case 'retry':

@@ -6,7 +6,8 @@ import type { ResolvedPath } from '../workspace/workspace';
 import { judgeCommand } from './commandGate';
 import type { CommandJudge } from './judgeModel';
 import type { SessionGrants } from './grants';
-import { pathMatches, strictestMatch } from './patterns';
+import { hostKey } from '../web/hostPolicy';
+import { hostMatches, pathMatches, strictestMatch } from './patterns';
 import { DEFAULT_PERMISSIONS, type PermissionConfig } from './rules';
 
 export const PERMISSION_MODES = ['allow', 'ask', 'deny', 'semi-ask', 'semi-judge'] as const;
@@ -119,9 +120,11 @@ function pathReasons(assessment: Assessment): { risky: string[]; protectedPaths:
 function judgePaths(input: GateInput, mode: PermissionMode, source: string, config: PermissionConfig): Omit<PermissionDecision, 'sessionGrants'> {
   const { assessment, tool } = input;
   // A request leaving the machine is judged, granted and matched by its host (`docs.python.org`, `*.python.org`).
-  const displays = assessment.summary.kind === 'network' ? [assessment.summary.host] : assessment.paths.map((p) => p.display);
+  const network = assessment.summary.kind === 'network';
+  const displays = network ? [hostKey(assessment.summary.host)] : assessment.paths.map((p) => p.display);
+  const matches = network ? hostMatches : pathMatches;
   const rules = config.failClosed ? [] : (config.patterns[tool] ?? []);
-  const matched = displays.map((d) => strictestMatch(rules, (pattern) => pathMatches(pattern, d)));
+  const matched = displays.map((d) => strictestMatch(rules, (pattern) => matches(pattern, d)));
   const denied = matched.find((m) => m?.mode === 'deny');
   if (mode === 'deny') return deny(mode, source, [source]);
   if (denied) return deny(denied.mode, denied.source, [denied.source]);

@@ -2,6 +2,7 @@
 // "curl *": "deny" } }` matches commands segment by segment; `{ "write": { "src/**":
 // "allow" } }` matches the paths a file tool touches, as the workspace shows them.
 import picomatch from 'picomatch';
+import { hostKey } from '../web/hostPolicy';
 import type { PermissionMode } from './gate';
 
 export interface PatternRule {
@@ -32,6 +33,14 @@ export function commandMatches(pattern: string, segment: string): boolean {
 /** A path glob against a path as the workspace shows it (relative inside, absolute outside). */
 export function pathMatches(pattern: string, display: string): boolean {
   return picomatch.isMatch(display, pattern, { dot: true });
+}
+
+/**
+ * A host glob (`*.python.org`, `docs.example.org`, `[::1]`) against a request's host, both
+ * compared as hosts are (hostKey: case, a trailing dot, brackets, the IP's spelling).
+ */
+export function hostMatches(pattern: string, host: string): boolean {
+  return picomatch.isMatch(hostKey(host), hostKey(pattern), { nocase: true, dot: true });
 }
 
 const STRICTNESS: Readonly<Record<PermissionMode, number>> = { allow: 0, 'semi-ask': 1, 'semi-judge': 1, ask: 2, deny: 3 };

@@ -115,6 +115,8 @@ export interface ToolContext {
 export interface WebAccess {
   readonly proxy?: ProxySettings;
   readonly lookup?: HostLookup;
+  /** The built worker webfetch converts pages in (dist/markdownWorker.js): a hostile page then cannot stall the host. */
+  readonly markdownWorker?: string;
 }
 
 /**

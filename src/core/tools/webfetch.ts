@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { decodeText } from '../web/charset';
 import { screenTarget } from '../web/egress';
 import { fetchWeb, type FetchedPage } from '../web/fetchWeb';
-import { htmlToMarkdown } from '../web/htmlToMarkdown';
+import type { PageMarkdown } from '../web/htmlToMarkdown';
+import { inThisThread, inWorker } from '../web/pageConverter';
 import { bodyKind } from '../web/mediaType';
 import { MAX_BODY_BYTES } from '../web/responseBody';
 import { MAX_URL_CHARS, parseWebUrl, shortUrl } from '../web/webUrl';
@@ -30,12 +31,14 @@ export const webfetchTool = defineTool({
   },
   async execute(args, ctx, assessment) {
     const url = assessment.prepared as URL;
-    const page = await fetchWeb(url, requestOptions(ctx));
-    return pageResult(page, args.raw ?? false, ctx);
+    const options = requestOptions(ctx);
+    const page = await fetchWeb(url, options);
+    const convert = ctx.web?.markdownWorker ? inWorker(ctx.web.markdownWorker) : inThisThread;
+    return pageResult(page, args.raw ?? false, ctx, (html) => convert(html, page.url, ctx.signal, options.timeoutMs));
   },
 });
 
-function pageResult(page: FetchedPage, raw: boolean, ctx: ToolContext): ToolResult {
+async function pageResult(page: FetchedPage, raw: boolean, ctx: ToolContext, convert: (html: string) => Promise<PageMarkdown>): Promise<ToolResult> {
   const contentType = headerText(page.headers['content-type']);
   const { kind, type } = bodyKind(contentType, page.body);
   const facts = {
@@ -48,13 +51,18 @@ function pageResult(page: FetchedPage, raw: boolean, ctx: ToolContext): ToolResu
     ...(page.incomplete ? { incomplete: true } : {}),
   };
   const head = [`URL: ${page.url.href}`, ...(page.redirects.length > 0 ? [`Redirected from: ${page.redirects.join(' → ')}`] : []), `Status: ${page.status} ${page.statusText}`.trim()];
+  if (page.redirectedTo) {
+    const to = page.redirectedTo.href;
+    const output = [...head, `Redirects to: ${to}`, '', `This is another host, so webfetch did not follow it: the user's rules and approvals apply to each host. To read it, call webfetch with ${to}`].join('\n');
+    return { output, headline: `Fetched ${shortUrl(page.url)} · redirects to ${page.redirectedTo.host}`, data: { ...facts, redirectedTo: to } };
+  }
   if (page.status < 200 || page.status > 299) throw httpError(page, kind === 'binary' ? '' : decodeText(page.body, contentType, kind).text);
   if (kind === 'binary') {
     const output = [...head, `Content: ${type}, ${formatSize(page.body.length)}${page.truncated ? ' or more' : ''}. Binary content is not returned.`].join('\n');
     return { output, headline: `Fetched ${shortUrl(page.url)} · ${type} ${formatSize(page.body.length)} (binary, not shown)`, data: { ...facts, binary: true } };
   }
   const decoded = decodeText(page.body, contentType, kind);
-  const markdown = kind === 'html' && !raw ? htmlToMarkdown(decoded.text, page.url) : undefined;
+  const markdown = kind === 'html' && !raw ? await convert(decoded.text) : undefined;
   const body = markdown ? markdown.markdown : decoded.text;
   const notes = [
     ...(decoded.note ? [`[${decoded.note}; read as ${decoded.encoding}]`] : []),
@@ -82,7 +90,8 @@ function headerText(value: string | string[] | undefined): string | undefined {
 
 /** A status outside 2xx: 404 and 410 are `not_found`, anything else `unavailable`, with the start of what the server said. */
 function httpError(page: FetchedPage, text: string): ToolError {
-  const excerpt = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 300);
+  // Cut first: the tag-stripping pattern is linear only on a bounded string.
+  const excerpt = text.slice(0, 4096).replace(/<[^>]{0,4096}>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 300);
   const said = excerpt !== '' ? ` It said: ${excerpt}` : '';
   const status = `${page.status} ${page.statusText}`.trim();
   const code = page.status === 404 || page.status === 410 ? 'not_found' : 'unavailable';

@@ -43,6 +43,9 @@ export const websearchTool = defineTool({
       }
       throw error;
     }
+    if (page.redirectedTo) {
+      throw new ToolError('unavailable', `The search endpoint ${endpoint.host} redirected the search for ${quoted} to another host (${page.redirectedTo.host}); websearch does not send a query on to a host it was not pointed at.`, { reason: 'redirected', to: page.redirectedTo.href });
+    }
     const text = decodeText(page.body, String(page.headers['content-type'] ?? ''), 'html').text;
     const parsed = parseSearchPage(text, page.url.href, max);
     if (parsed.kind === 'blocked' || page.status < 200 || page.status > 299) {

@@ -1,8 +1,11 @@
-// One HTTP/1.1 exchange over a socket webfetch opened itself: to the checked address
-// (TLS names the host, so certificates are verified against the name the person
-// saw), or through the person's proxy (CONNECT for https, absolute-form for http).
-// Node's http.ClientRequest runs the protocol over that socket; the request never
-// goes through a global agent that could pick another address or proxy.
+// One HTTP/1.1 exchange over a socket webfetch opened itself, always to the checked
+// address: directly, or through the person's proxy — `CONNECT <address>:<port>` for
+// https, an absolute-form request naming the address for http — so a proxy that
+// resolves names itself cannot be steered elsewhere by a second answer (DNS
+// rebinding). The host's name still travels in SNI and the Host header, and the
+// certificate is verified against it. Node's http.ClientRequest runs the protocol over
+// that socket; the request never goes through a global agent that could pick another
+// address or proxy.
 import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
@@ -30,10 +33,11 @@ export async function exchange(request: Exchange): Promise<http.IncomingMessage>
   const headers: Record<string, string> = { host: url.host, ...request.headers, connection: 'close' };
   if (viaProxyHttp) Object.assign(headers, proxyAuthorization(proxy));
   if (request.body) headers['content-length'] = String(request.body.length);
+  const path = `${url.pathname}${url.search}`;
   return new Promise((resolve, reject) => {
     const req = new http.ClientRequest({
       method: request.method,
-      path: viaProxyHttp ? url.href : `${url.pathname}${url.search}`,
+      path: viaProxyHttp ? `http://${authorityOf(request.destination, portOf(url))}${path}` : path,
       headers,
       setHost: false,
       createConnection: () => socket,
@@ -58,9 +62,11 @@ export async function exchange(request: Exchange): Promise<http.IncomingMessage>
 /** Every socket it creates goes to `track`, so a deadline or Stop can destroy it mid-setup. */
 async function openSocket(request: Exchange, track: <S extends net.Socket>(socket: S) => S): Promise<net.Socket> {
   const { url, proxy, destination } = request;
-  const servername = net.isIP(hostOf(url)) === 0 ? hostOf(url) : undefined;
+  const name = hostOf(url);
+  const servername = net.isIP(name) === 0 ? name : undefined;
+  // The certificate must name the host of the URL (an IP literal's certificate, its IP): Node would otherwise check an IP URL against "localhost".
   const secure = (socket: net.Socket): Promise<net.Socket> =>
-    connected(track(tls.connect({ socket, ...(servername ? { servername } : {}), ALPNProtocols: ['http/1.1'] })), 'secureConnect');
+    connected(track(tls.connect({ socket, ...(servername ? { servername } : {}), ALPNProtocols: ['http/1.1'], checkServerIdentity: (_host, cert) => tls.checkServerIdentity(name, cert) })), 'secureConnect');
   if (!proxy) {
     const raw = await connected(track(net.connect({ host: destination.address, port: portOf(url), family: destination.family })), 'connect');
     return url.protocol === 'https:' ? secure(raw) : raw;
@@ -71,13 +77,17 @@ async function openSocket(request: Exchange, track: <S extends net.Socket>(socke
     ? await connected(track(tls.connect({ host: proxyHost, port: proxyPort, ...(net.isIP(proxyHost) === 0 ? { servername: proxyHost } : {}) })), 'secureConnect')
     : await connected(track(net.connect({ host: proxyHost, port: proxyPort })), 'connect');
   if (url.protocol === 'http:') return toProxy;
-  await tunnel(toProxy, url, proxy);
+  await tunnel(toProxy, authorityOf(destination, portOf(url)), proxy);
   return secure(toProxy);
 }
 
-/** Opens a CONNECT tunnel to the target through the proxy. */
-function tunnel(socket: net.Socket, url: URL, proxy: URL): Promise<void> {
-  const authority = `${url.hostname}:${portOf(url)}`;
+/** `address:port`, an IPv6 address in brackets: the checked address, as a proxy is told it. */
+function authorityOf(destination: Destination, port: number): string {
+  return destination.family === 6 ? `[${destination.address}]:${port}` : `${destination.address}:${port}`;
+}
+
+/** Opens a CONNECT tunnel to the checked address through the proxy. */
+function tunnel(socket: net.Socket, authority: string, proxy: URL): Promise<void> {
   const head = [`CONNECT ${authority} HTTP/1.1`, `Host: ${authority}`, ...Object.entries(proxyAuthorization(proxy)).map(([k, v]) => `${k}: ${v}`)];
   socket.write(`${head.join('\r\n')}\r\n\r\n`);
   return new Promise((resolve, reject) => {

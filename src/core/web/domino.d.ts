@@ -20,6 +20,8 @@ declare module '@mixmark-io/domino' {
   export interface DominoElement extends DominoParentNode, DominoNode {
     /** Upper case for HTML elements: `'A'`, `'DIV'`. */
     readonly tagName: string;
+    /** Lower case for HTML elements: `'a'`, `'div'`. */
+    readonly localName: string;
     readonly classList: { contains(token: string): boolean };
     readonly parentElement: DominoElement | null;
     readonly firstChild: DominoNode | null;

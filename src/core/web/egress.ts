@@ -3,6 +3,7 @@
 // an address that passed — no second lookup, so a name cannot be re-pointed (DNS
 // rebinding) between the check and the connection. Every redirect hop comes back here.
 import dns from 'node:dns';
+import os from 'node:os';
 import { ToolError } from '../tools/toolError';
 import { classifyAddress, describeClass, parseIpLiteral } from './ipAddress';
 import { isAllowedHost, reservedName } from './hostPolicy';
@@ -34,6 +35,22 @@ export interface EgressPolicy {
 
 const EXEMPT_HINT = 'Peon never fetches addresses on this machine or its private network; the user can exempt a host they trust with peon.web.allowedHosts in their user settings.';
 
+/**
+ * Why an address must not be fetched: its class (ipAddress.ts), or that it is one of
+ * this machine's own addresses (a VM's public address on its own interface reaches the
+ * services listening on it as surely as 127.0.0.1 does).
+ */
+function whyRefused(address: string): string | undefined {
+  const cls = classifyAddress(address);
+  if (cls) return describeClass(cls);
+  const canonical = parseIpLiteral(address);
+  const own = Object.values(os.networkInterfaces()).flat().some((i) => {
+    const mine = i ? parseIpLiteral(i.address.replace(/%.*$/, '')) : undefined;
+    return mine && !('invalid' in mine) && canonical && !('invalid' in canonical) && mine.canonical === canonical.canonical;
+  });
+  return own ? 'an address of this machine' : undefined;
+}
+
 function refused(url: URL, why: string): ToolError {
   return new ToolError('permission_denied', `webfetch does not fetch ${url.href}: ${why}. ${EXEMPT_HINT}`, { host: hostOf(url) });
 }
@@ -49,8 +66,8 @@ export function screenTarget(url: URL, allowedHosts: readonly string[]): Destina
   const literal = parseIpLiteral(host);
   if (literal && 'invalid' in literal) throw new ToolError('invalid_input', `${host} is not a valid IP address.`);
   if (literal) {
-    const cls = exempt ? undefined : classifyAddress(literal.canonical);
-    if (cls) throw refused(url, `${literal.canonical} is ${describeClass(cls)}`);
+    const why = exempt ? undefined : whyRefused(literal.canonical);
+    if (why) throw refused(url, `${literal.canonical} is ${why}`);
     return { address: literal.canonical, family: literal.family, exempt };
   }
   const reserved = exempt ? undefined : reservedName(host);
@@ -76,8 +93,8 @@ export async function destinationOf(url: URL, policy: EgressPolicy, signal: Abor
   if (exempt) return { ...addresses[0]!, exempt };
   // One refused address refuses the name: which of them a connection would reach is not ours to choose.
   for (const { address } of addresses) {
-    const cls = classifyAddress(address);
-    if (cls) throw refused(url, `${host} resolves to ${address}, ${describeClass(cls)}`);
+    const why = whyRefused(address);
+    if (why) throw refused(url, `${host} resolves to ${address}, ${why}`);
   }
   return { ...addresses[0]!, exempt };
 }

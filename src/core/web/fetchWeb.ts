@@ -1,13 +1,15 @@
 // One web request as webfetch and websearch make it: every hop's target checked
 // (egress.ts) before a connection is opened, at most MAX_REDIRECTS redirects, one
-// deadline for the whole request, the body capped while it is read.
+// deadline for the whole request, the body capped while it is read. A redirect to
+// another host is not followed but reported: the person's rules and approvals are per
+// host, so the next host is a new call the gate judges.
 import type http from 'node:http';
 import { ToolError } from '../tools/toolError';
 import { connectionError, exchange } from './connection';
-import { destinationOf, type EgressPolicy } from './egress';
+import { destinationOf, screenTarget, type EgressPolicy } from './egress';
 import { proxyFor, type ProxySettings } from './proxy';
 import { MAX_BODY_BYTES, readBody } from './responseBody';
-import { checkedWebUrl } from './webUrl';
+import { checkedWebUrl, hostOf } from './webUrl';
 
 export const MAX_REDIRECTS = 5;
 const USER_AGENT = 'Mozilla/5.0 (compatible; Peon; a coding agent in VS Code)';
@@ -34,6 +36,14 @@ export interface FetchedPage {
   readonly body: Buffer;
   readonly truncated: boolean;
   readonly incomplete: boolean;
+  /** The server redirected to another host (`status` says how); that URL was not requested. */
+  readonly redirectedTo?: URL;
+}
+
+/** Whether a redirect stays on the host the call was judged for (or its `www.` twin). */
+export function sameHost(a: URL, b: URL): boolean {
+  const name = (url: URL): string => hostOf(url).replace(/\.$/, '').replace(/^www\./, '');
+  return name(a) === name(b);
 }
 
 export async function fetchWeb(start: URL, options: FetchOptions): Promise<FetchedPage> {
@@ -70,8 +80,12 @@ export async function fetchWeb(start: URL, options: FetchOptions): Promise<Fetch
       if ([301, 302, 303, 307, 308].includes(status) && location) {
         response.destroy();
         if (redirects.length >= MAX_REDIRECTS) throw new ToolError('unavailable', `${start.href} redirects more than ${MAX_REDIRECTS} times; the last hop was ${url.href}.`, { redirects: [...redirects, url.href] });
+        const next = nextHop(url, location);
+        // Another host is reported, not requested; one that is refused outright (a private literal, a reserved name) is refused here.
+        screenTarget(next, options.policy.allowedHosts);
+        if (!sameHost(url, next)) return { url, redirects, status, statusText: response.statusMessage ?? '', headers: response.headers, body: Buffer.alloc(0), truncated: false, incomplete: false, redirectedTo: next };
         redirects.push(url.href);
-        url = nextHop(url, location);
+        url = next;
         // 303, and 301/302 after a POST, continue as GET without the body (as browsers do).
         if (status === 303 || (method === 'POST' && (status === 301 || status === 302))) {
           method = 'GET';

@@ -2,9 +2,11 @@
 // (peon.web.allowedHosts). Names that by definition lead to this machine or a private
 // network are refused before any lookup: a lookup of a metadata name could already
 // leave the machine, and `foo.localhost` may not resolve here at all.
+import { parseIpLiteral } from './ipAddress';
 
 /** Names (and suffixes, with a leading dot) refused before resolving, with the class they name. */
 const RESERVED_NAMES: readonly { readonly name: string; readonly what: string }[] = [
+  { name: 'localhost', what: 'a loopback name (RFC 6761)' },
   { name: '.localhost', what: 'a loopback name (RFC 6761)' },
   { name: 'metadata.google.internal', what: 'a cloud metadata name' },
   { name: 'metadata.goog', what: 'a cloud metadata name' },
@@ -57,4 +59,15 @@ export function isAllowedHost(entries: readonly string[], host: string, port: nu
     const allowed = parseAllowedHost(entry);
     return allowed !== undefined && allowed.host === host && (allowed.port === undefined || allowed.port === port);
   });
+}
+
+/**
+ * A host as rules and grants compare it: lowercase, one trailing dot and IPv6 brackets
+ * removed, an IP literal in its canonical spelling — so `Example.ORG.`, `example.org`
+ * and `[::0:1]` / `::1` are each one host.
+ */
+export function hostKey(host: string): string {
+  const bare = host.trim().toLowerCase().replace(/\.$/, '').replace(/^\[(.*)\]$/, '$1');
+  const literal = parseIpLiteral(bare);
+  return literal && !('invalid' in literal) ? literal.canonical : bare;
 }

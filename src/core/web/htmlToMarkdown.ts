@@ -84,7 +84,7 @@ function clean(root: DominoElement, base: URL): void {
     const element = stack.pop()!;
     for (let child = element.firstElementChild; child; ) {
       const next = child.nextElementSibling;
-      const tag = child.tagName.toLowerCase();
+      const tag = child.localName;
       if (NOISE.has(tag)) child.remove();
       else {
         if (tag === 'a') absolutise(child, 'href', base);
@@ -99,7 +99,8 @@ function clean(root: DominoElement, base: URL): void {
 
 function absolutise(element: DominoElement, attribute: 'href' | 'src', base: URL): void {
   const value = element.getAttribute(attribute)?.trim();
-  if (value === undefined || value === '' || value.startsWith('#')) return;
+  // Already absolute (most links), or a fragment: nothing to resolve.
+  if (value === undefined || value === '' || value.startsWith('#') || /^https?:\/\/[^\s\\]*$/i.test(value)) return;
   try {
     element.setAttribute(attribute, new URL(value, base).href);
   } catch {
@@ -133,7 +134,7 @@ function tidy(markdown: string): string {
     }
     if (marker) fence = marker;
     // Runs of spaces inside a line (left where dropped elements were) become one; indentation stays.
-    const text = line.replace(/\s+$/, '').replace(/(\S) {2,}(?=\S)/g, '$1 ');
+    const text = line.trimEnd().replace(/(\S) {2,}(?=\S)/g, '$1 ');
     if (text === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
     out.push(text);
   }

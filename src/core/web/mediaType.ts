@@ -29,12 +29,14 @@ export function bodyKind(contentType: string | undefined, bytes: Uint8Array): { 
   const magic = MAGIC.find((m) => m.bytes.every((b, i) => bytes[i] === b));
   if (magic) return { kind: 'binary', type: essenceOf(contentType) || magic.type };
   const type = essenceOf(contentType);
+  // NUL bytes are not text, whatever the header says, unless the text is UTF-16 (declared, or by its byte-order mark).
+  const utf16 = /charset\s*=\s*"?utf-16/i.test(contentType ?? '') || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  if (!utf16 && bytes.subarray(0, 1024).includes(0)) return { kind: 'binary', type: type || 'application/octet-stream' };
   if (type === 'text/html' || type === 'application/xhtml+xml') return { kind: 'html', type };
   if (XML_TYPES.test(type)) return { kind: looksLikeHtml(bytes) ? 'html' : 'xml', type };
   if (TEXT_TYPES.test(type)) return { kind: 'text', type };
   if (type !== '' && type !== 'application/octet-stream' && type !== 'unknown/unknown') return { kind: 'binary', type };
   // No type, or a generic one: sniff.
-  if (bytes.subarray(0, 1024).includes(0)) return { kind: 'binary', type: type || 'application/octet-stream' };
   return { kind: looksLikeHtml(bytes) ? 'html' : 'text', type: type || 'unknown' };
 }
 

@@ -2,7 +2,8 @@
 // NO_PROXY, encodings, media types.
 import { describe, expect, test } from 'vitest';
 import { decodeText } from '../../../src/core/web/charset';
-import { isAllowedHost, parseAllowedHost, reservedName } from '../../../src/core/web/hostPolicy';
+import { hostMatches } from '../../../src/core/permissions/patterns';
+import { hostKey, isAllowedHost, parseAllowedHost, reservedName } from '../../../src/core/web/hostPolicy';
 import { bodyKind } from '../../../src/core/web/mediaType';
 import { urlConcerns } from '../../../src/core/web/outboundData';
 import { proxyFor, proxyFromEnv } from '../../../src/core/web/proxy';
@@ -26,6 +27,15 @@ describe('peon.web.allowedHosts entries', () => {
     expect(isAllowedHost(entries, '127.0.0.1', 8080)).toBe(true);
     expect(isAllowedHost(entries, '127.0.0.1', 8081)).toBe(false);
     expect(isAllowedHost(['not valid/entry'], 'not', 80)).toBe(false);
+  });
+
+  test('host rules match hosts as hosts: case, a trailing dot, brackets and the IPv6 spelling', () => {
+    expect(hostMatches('Blocked.Example.Test', 'blocked.example.test.')).toBe(true);
+    expect(hostMatches('*.python.org', 'docs.python.org.')).toBe(true);
+    expect(hostMatches('*.python.org', 'python.org.evil.test')).toBe(false);
+    expect(hostMatches('[2001:db8::0:1]', '2001:db8:0::1')).toBe(true);
+    expect(hostMatches('2001:db8::1', '2001:db8::2')).toBe(false);
+    expect(hostKey('[::FFFF:127.0.0.1]')).toBe('::ffff:7f00:1');
   });
 
   test('reserved names are refused by name', () => {

@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
-import { afterEach } from 'vitest';
-import { tempDir } from '../tools/toolTestContext';
+import { afterAll, afterEach } from 'vitest';
 
 export interface Logged {
   readonly method: string;
@@ -83,21 +83,35 @@ function serve(routes: Record<string, Handler>, requests: Logged[], req: http.In
   });
 }
 
-let certificate: { key: string; cert: string } | undefined;
-/** A self-signed certificate for 127.0.0.1 (made with openssl once per run): a client that verifies certificates must refuse it. */
-function selfSigned(): { key: string; cert: string } {
-  if (certificate) return certificate;
-  const dir = tempDir('peon-tls-');
-  const key = path.join(dir, 'key.pem');
-  const cert = path.join(dir, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-  certificate = { key: fs.readFileSync(key, 'utf8'), cert: fs.readFileSync(cert, 'utf8') };
-  return certificate;
+export interface Certificate {
+  readonly key: string;
+  readonly cert: string;
+  /** The certificate as a PEM file, for NODE_EXTRA_CA_CERTS (a self-signed certificate is its own CA). */
+  readonly certFile: string;
 }
 
-export function tlsServer(routes: Record<string, Handler>): Promise<TestServer> {
+const certificates = new Map<string, Certificate>();
+const certificateDirs: string[] = [];
+afterAll(() => {
+  for (const dir of certificateDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+/** A self-signed certificate for `subjectAltName` (made with openssl once per run): untrusted unless a client is told to trust it. */
+export function selfSigned(subjectAltName = 'IP:127.0.0.1'): Certificate {
+  const known = certificates.get(subjectAltName);
+  if (known) return known;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-tls-'));
+  certificateDirs.push(dir);
+  const key = path.join(dir, 'key.pem');
+  const certFile = path.join(dir, 'cert.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', certFile, '-days', '2', '-subj', '/CN=peon-test', '-addext', `subjectAltName=${subjectAltName}`], { stdio: 'ignore' });
+  const made = { key: fs.readFileSync(key, 'utf8'), cert: fs.readFileSync(certFile, 'utf8'), certFile };
+  certificates.set(subjectAltName, made);
+  return made;
+}
+
+export function tlsServer(routes: Record<string, Handler>, certificate: Certificate = selfSigned()): Promise<TestServer> {
   const requests: Logged[] = [];
-  const server = https.createServer(selfSigned(), (req, res) => serve(routes, requests, req, res));
+  const server = https.createServer({ key: certificate.key, cert: certificate.cert }, (req, res) => serve(routes, requests, req, res));
   return track(server, '127.0.0.1', true, requests);
 }
 

@@ -1,6 +1,7 @@
 // webfetch through a real conversation (pipeline, gate, tool) against real HTTP servers
 // on loopback. Nothing here connects anywhere else: refused targets are aimed at a
 // loopback server whose connection log must stay empty.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import type { ResolvedAddress } from '../../../src/core/web/egress';
 import { systemLookup } from '../../../src/core/web/egress';
 import { conversationIn } from '../conversation/conversationTestKit';
 import { tempDir } from '../tools/toolTestContext';
-import { forwardProxy, tlsServer, webServer, type TestServer } from './webServers';
+import { forwardProxy, selfSigned, tlsServer, webServer, type TestServer } from './webServers';
 
 const article = fs.readFileSync(path.resolve(__dirname, '../../fixtures/web/article-1.html'));
 const html = (body: string, type = 'text/html; charset=utf-8') => (_req: http.IncomingMessage, res: http.ServerResponse) => res.writeHead(200, { 'content-type': type }).end(body);
@@ -145,6 +146,41 @@ describe('webfetch: pages', () => {
 });
 
 describe('webfetch: bodies that do not behave', () => {
+  const worker = path.resolve(__dirname, '../../../dist/markdownWorker.js'); // built by the unit tests' global setup
+
+  test('a page that makes the converter take forever runs into the deadline in its worker; the host thread keeps running', async () => {
+    const server = await webServer({ '/deep': html(`${'<div>'.repeat(60_000)}deep`) });
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 20);
+    const convo = conversationIn(tempDir('peon-web-'), { user: { 'peon.web.allowedHosts': [server.hostPort], 'peon.web.timeoutSeconds': 1 }, hooks: { web: { markdownWorker: worker } } });
+    const outcome = await convo.call('webfetch', { url: `${server.origin}/deep` });
+    clearInterval(ticker);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'timeout' } });
+    expect(!outcome.ok && outcome.error.message).toContain('Converting the page to Markdown took longer than 1 s');
+    expect(ticks).toBeGreaterThan(1); // timers ran while the page was being converted
+    // The next page converts in a fresh worker.
+    const next = await webServer({ '/': html('<h1>Fine</h1>') });
+    const again = conversationIn(tempDir('peon-web-'), { user: { 'peon.web.allowedHosts': [next.hostPort] }, hooks: { web: { markdownWorker: worker } } });
+    expect(await again.call('webfetch', { url: `${next.origin}/` })).toMatchObject({ ok: true, output: expect.stringMatching(/# Fine$/) });
+  });
+
+  test('Stop ends a conversion in its worker at once', async () => {
+    const stop = new AbortController();
+    const server = await webServer({ '/deep': (_q, res) => (res.writeHead(200, { 'content-type': 'text/html' }).end(`${'<div>'.repeat(60_000)}deep`), setTimeout(() => stop.abort(new Error('Stop')), 50)) });
+    const convo = conversationIn(tempDir('peon-web-'), { user: { 'peon.web.allowedHosts': [server.hostPort], 'peon.web.timeoutSeconds': 600 }, hooks: { web: { markdownWorker: worker } }, extra: { signal: stop.signal } });
+    expect(await convo.call('webfetch', { url: `${server.origin}/deep` })).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+  });
+
+  test('a 404 whose body is a wall of "<" is reported without scanning all of it', async () => {
+    const server = await webServer({ '/': (_q, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('<'.repeat(2_000_000)) });
+    expect(await fetcher([server.hostPort]).fetch(`${server.origin}/`)).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  test('NUL bytes make a body binary whatever its type says', async () => {
+    const server = await webServer({ '/fake.json': (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.concat([Buffer.from('MZ'), Buffer.alloc(2000)])) });
+    expect(expectOk(await fetcher([server.hostPort]).fetch(`${server.origin}/fake.json`)).data).toMatchObject({ binary: true, contentType: 'application/json' });
+  });
+
   test('a 50 MB body is cut at 10 MiB while reading, and the connection is closed', async () => {
     let sent = 0;
     const chunk = Buffer.alloc(1024 * 1024, 'a');
@@ -218,6 +254,8 @@ describe('webfetch: where requests may go', () => {
       [`http://0.0.0.0:${p}/`, /0\.0\.0\.0 is an unspecified address/],
       [`http://0:${p}/`, /0\.0\.0\.0 is an unspecified address/],
       [`http://foo.localhost:${p}/`, /foo\.localhost is a loopback name/],
+      [`http://localhost:${p}/`, /localhost is a loopback name/],
+      [`http://LOCALHOST.:${p}/`, /localhost\. is a loopback name/],
     ];
     for (const [url, why] of spellings) {
       const outcome = await fetch(url);
@@ -254,12 +292,11 @@ describe('webfetch: where requests may go', () => {
 
   test('a name that resolves to a loopback address is refused after the lookup, without a connection', async () => {
     const target = await bait();
-    const { fetch, lookups } = fetcher([]);
-    // The system resolver (getaddrinfo, /etc/hosts) says localhost is 127.0.0.1 or ::1.
-    const outcome = await fetch(`http://localhost:${target.port}/`);
+    const { fetch, lookups } = fetcher([], { resolve: { 'intranet.example.test': '127.0.0.1' } });
+    const outcome = await fetch(`http://intranet.example.test:${target.port}/`);
     expect(outcome).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
-    expect(!outcome.ok && outcome.error.message).toMatch(/localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
-    expect(lookups).toEqual(['localhost']);
+    expect(!outcome.ok && outcome.error.message).toContain('intranet.example.test resolves to 127.0.0.1, a loopback address');
+    expect(lookups).toEqual(['intranet.example.test']);
     expect(target.connections).toEqual([]);
   });
 
@@ -302,6 +339,53 @@ describe('webfetch: where requests may go', () => {
       expect(outcome, target).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
     }
     expect(start.requests).toHaveLength(targets.length);
+  });
+
+  test('a redirect to another host is reported, not followed: the next host is a call the gate judges', async () => {
+    const server = await webServer({
+      '/go': (q, res) => res.writeHead(302, { location: `http://elsewhere.example.test:${q.socket.localPort}/secret` }).end(),
+      '/www': (q, res) => res.writeHead(301, { location: `http://www.docs.example.test:${q.socket.localPort}/page` }).end(),
+      '/page': html('<p>same site</p>'),
+      '/secret': html('<p>should not be read by the redirect</p>'),
+    });
+    const names = { 'docs.example.test': '127.0.0.1', 'www.docs.example.test': '127.0.0.1', 'elsewhere.example.test': '127.0.0.1' };
+    const allowed = Object.keys(names).map((n) => `${n}:${server.port}`);
+    const { fetch } = fetcher(allowed, { resolve: names, user: { 'peon.permission.rules': { webfetch: { 'elsewhere.example.test': 'deny' } } } });
+    const reported = expectOk(await fetch(`http://docs.example.test:${server.port}/go`));
+    expect(reported.output).toContain(`Redirects to: http://elsewhere.example.test:${server.port}/secret`);
+    expect(reported.output).toContain('This is another host, so webfetch did not follow it');
+    expect(reported.headline).toBe(`Fetched docs.example.test:${server.port}/go · redirects to elsewhere.example.test:${server.port}`);
+    expect(reported.data).toMatchObject({ status: 302, redirectedTo: `http://elsewhere.example.test:${server.port}/secret` });
+    expect(server.requests.map((r) => r.url)).toEqual(['/go']);
+    // The model's next call is judged on its own: the deny rule holds.
+    expect(await fetch(`http://elsewhere.example.test:${server.port}/secret`)).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    // The www. twin of the same host is followed.
+    expect(expectOk(await fetch(`http://docs.example.test:${server.port}/www`)).output).toMatch(/same site$/);
+  });
+
+  test('an approved host with an open redirect cannot take a request to a host the person denied', async () => {
+    const server = await webServer({ '/redirect': (q, res) => res.writeHead(302, { location: new URL(q.url ?? '', 'http://x').searchParams.get('to') ?? '/' }).end(), '/collect': html('collected') });
+    const names = { 'docs.example.test': '127.0.0.1', 'attacker.example.test': '127.0.0.1' };
+    const { fetch, asked } = fetcher(Object.keys(names).map((n) => `${n}:${server.port}`), {
+      resolve: names,
+      user: { 'peon.permission.rules': { webfetch: 'ask' } },
+      approve: (r) => r.assessment.summary.kind === 'network' && r.assessment.summary.host === 'docs.example.test',
+    });
+    const to = encodeURIComponent(`http://attacker.example.test:${server.port}/collect?note=db-hunter2`);
+    expectOk(await fetch(`http://docs.example.test:${server.port}/redirect?to=${to}`)); // approved for the session; reports the redirect
+    expect(await fetch(`http://attacker.example.test:${server.port}/collect?note=db-hunter2`)).toMatchObject({ ok: false }); // its own card: denied
+    expect(asked.map((r) => (r.assessment.summary as { host: string }).host)).toEqual(['docs.example.test', 'attacker.example.test']);
+    expect(server.requests.map((r) => r.url.split('?')[0])).toEqual(['/redirect']);
+  });
+
+  test('host rules compare hosts as hosts: case and a trailing dot do not escape them', async () => {
+    const server = await webServer({ '/': html('<p>reached</p>') });
+    const names = { 'blocked.example.test': '127.0.0.1', 'blocked.example.test.': '127.0.0.1' };
+    const { fetch } = fetcher([`blocked.example.test:${server.port}`, `blocked.example.test.:${server.port}`], { resolve: names, user: { 'peon.permission.rules': { webfetch: { 'Blocked.Example.Test': 'deny' } } } });
+    for (const url of [`http://blocked.example.test:${server.port}/`, `http://blocked.example.test.:${server.port}/`, `http://BLOCKED.example.test.:${server.port}/`]) {
+      expect(await fetch(url), url).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    }
+    expect(server.connections).toEqual([]);
   });
 
   test('redirects are followed up to five hops, to a scheme webfetch takes', async () => {
@@ -351,6 +435,32 @@ describe('webfetch: where requests may go', () => {
   });
 });
 
+describe('webfetch: certificates', () => {
+  /** `peon tool webfetch` in its own process, trusting `certFile` as a CA (NODE_EXTRA_CA_CERTS is read at start-up). */
+  function cliFetch(url: string, allowed: string, certFile: string) {
+    const dir = tempDir('peon-web-cli-');
+    const config = path.join(dir, 'settings.json');
+    fs.writeFileSync(config, JSON.stringify({ 'peon.web.allowedHosts': [allowed] }));
+    // Asynchronously: the servers answering it live in this process.
+    const child = spawn(process.execPath, [path.resolve('dist/cli.js'), 'tool', 'webfetch', '--workspace', dir, '--config', config, '--input', JSON.stringify({ url })], { env: { ...process.env, NODE_EXTRA_CA_CERTS: certFile, PEON_STATE_DIR: dir } });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    return new Promise<{ ok: boolean; output?: string; error?: { code: string; message: string } }>((resolve) => child.once('close', () => resolve(JSON.parse(stdout))));
+  }
+
+  test('an https URL naming an IP is checked against that IP: its own certificate passes, one for "localhost" does not', async () => {
+    const right = selfSigned('IP:127.0.0.1');
+    const wrong = selfSigned('DNS:localhost');
+    const good = await tlsServer({ '/': html('<p>the right certificate</p>') }, right);
+    const bad = await tlsServer({ '/': html('<p>an impostor</p>') }, wrong);
+    expect(await cliFetch(`${good.origin}/`, good.hostPort, right.certFile)).toMatchObject({ ok: true, output: expect.stringMatching(/the right certificate$/) });
+    const refused = await cliFetch(`${bad.origin}/`, bad.hostPort, wrong.certFile);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+    expect(refused.error?.message).toMatch(/TLS connection to 127\.0\.0\.1:\d+ failed \(ERR_TLS_CERT_ALTNAME_INVALID\)/);
+    expect(bad.requests).toEqual([]);
+  });
+});
+
 describe('webfetch: the proxy', () => {
   test('http:// goes through the proxy in absolute form; https:// through CONNECT; NO_PROXY goes direct', async () => {
     const proxy = await forwardProxy();
@@ -367,12 +477,26 @@ describe('webfetch: the proxy', () => {
     expect(proxy.seen.length).toBe(2);
   });
 
+  test('the proxy is told the checked address, never the name, so its own lookup cannot be rebound', async () => {
+    const proxy = await forwardProxy();
+    const server = await webServer({ '/p': html('<p>pinned through the proxy</p>') });
+    const { fetch, lookups } = fetcher([`docs.example.test:${server.port}`, `tls.example.test:${server.port}`], { proxy: { http: proxy.origin, https: proxy.origin }, resolve: { 'docs.example.test': '127.0.0.1', 'tls.example.test': '127.0.0.1' } });
+    expect(expectOk(await fetch(`http://docs.example.test:${server.port}/p`)).output).toMatch(/pinned through the proxy$/);
+    expect(proxy.seen).toEqual([`GET http://127.0.0.1:${server.port}/p`]);
+    expect(server.requests[0]?.headers.host).toBe(`docs.example.test:${server.port}`);
+    await fetch(`https://tls.example.test:${server.port}/`);
+    expect(proxy.seen[1]).toBe(`CONNECT 127.0.0.1:${server.port}`);
+    expect(lookups).toEqual(['docs.example.test', 'tls.example.test']);
+  });
+
   test('a target refused by the check is refused with a proxy too, and the proxy never hears of it', async () => {
     const proxy = await forwardProxy();
     const target = await bait();
     const { fetch } = fetcher([], { proxy: { http: proxy.origin, https: proxy.origin } });
     expect(await fetch(`http://127.0.0.1:${target.port}/`)).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
     expect(await fetch(`http://localhost:${target.port}/`)).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    const rebound = fetcher([], { proxy: { http: proxy.origin, https: proxy.origin }, resolve: { 'rebind.example.test': '127.0.0.1' } });
+    expect(await rebound.fetch(`http://rebind.example.test:${target.port}/`)).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
     expect(proxy.seen).toEqual([]);
     expect(proxy.connections).toEqual([]);
     expect(target.connections).toEqual([]);

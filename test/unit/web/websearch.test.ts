@@ -76,6 +76,13 @@ describe('websearch', () => {
     expect(!offline.ok && offline.error.message).toMatch(/^No network: the search for 'foo' could not reach html\.duckduckgo\.example\.test/);
   });
 
+  test('a redirect of the search to another host is not followed: the query goes nowhere it was not pointed at', async () => {
+    const server = await webServer({ '/html/': (q, res) => res.writeHead(307, { location: `http://other.example.test:${q.socket.localPort}/html/` }).end() });
+    const outcome = await searcher(server, `${server.origin}/html/`).call('websearch', { query: 'foo' });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'unavailable', details: { reason: 'redirected' } } });
+    expect(server.requests).toHaveLength(1);
+  });
+
   test('the endpoint passes the same egress check: a loopback endpoint not on the list is refused, unasked and unreached', async () => {
     const server = await webServer({ '/html/': page(fixture('ddg-html-2.html')) });
     const convo = conversationIn(tempDir('peon-search-'), { user: { 'peon.web.search.endpoint': `${server.origin}/html/` } });
