@@ -112,7 +112,8 @@ describe('peon run', () => {
       const root = makeWorkspace({});
       const config = path.join(tempDir(), 'settings.json');
       fs.writeFileSync(config, JSON.stringify({ 'peon.web.allowedHosts': [`127.0.0.1:${port}`] }));
-      server.script({ toolCalls: [{ id: 'w1', name: 'webfetch', arguments: JSON.stringify({ url: `http://127.0.0.1:${port}/notes.txt` }) }] }, { text: 'Read it.\u001b]0;title\u0007' });
+      // The second call's arguments, as the model streamed them, carry escapes of their own.
+      server.script({ toolCalls: [{ id: 'w1', name: 'webfetch', arguments: JSON.stringify({ url: `http://127.0.0.1:${port}/notes.txt` }) }, { id: 'w2', name: 'webfetch', arguments: '{"url":"\u001b]52;c;ZXZpbA==\u0007\r\u001b[2K"}' }] }, { text: 'Read it.\u001b]0;title\u0007' });
       const r = await peonRun(['--workspace', root, '--provider', 'openai', '--base-url', server.openaiUrl, '--model', 'm', '--config', config, 'read the notes']);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`✓ Fetched 127.0.0.1:${port}/notes.txt · 72 B → text`);

@@ -52,7 +52,7 @@ function human(event: LoopEvent, io: CliIo, last: { usage?: LoopEvent & { type: 
       io.stdout(shown(event.delta));
       break;
     case 'tool_call':
-      io.stdout(`\n→ ${event.call.name} ${event.call.arguments}\n`);
+      io.stdout(`\n→ ${shown(event.call.name)} ${shown(event.call.arguments)}\n`);
       break;
     case 'tool_result': {
       const text = event.outcome.ok ? event.outcome.output : `Error (${event.outcome.error.code}): ${event.outcome.error.message}`;
@@ -62,14 +62,14 @@ function human(event: LoopEvent, io: CliIo, last: { usage?: LoopEvent & { type: 
       break;
     }
     case 'retry':
-      io.stderr(`peon: ${event.error}; retrying in ${event.delayMs} ms (attempt ${event.attempt})\n`);
+      io.stderr(`peon: ${shown(event.error)}; retrying in ${event.delayMs} ms (attempt ${event.attempt})\n`);
       break;
     case 'compacted':
       io.stderr(`peon: earlier turns summarised to stay within the context window${event.memoryId ? ` (memory ${event.memoryId})` : ''}\n`);
       break;
     case 'final':
       io.stdout('\n');
-      if (event.reason !== 'end_turn') io.stderr(`peon: stopped (${event.reason})${event.error ? `: ${event.error}` : ''}\n`);
+      if (event.reason !== 'end_turn') io.stderr(`peon: stopped (${event.reason})${event.error ? `: ${shown(event.error)}` : ''}\n`);
       if (last.usage) io.stderr(usageLine(last.usage));
       break;
     case 'usage':

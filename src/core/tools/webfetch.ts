@@ -3,9 +3,10 @@ import { decodeText } from '../web/charset';
 import { screenTarget } from '../web/egress';
 import { fetchWeb, type FetchedPage } from '../web/fetchWeb';
 import type { PageMarkdown } from '../web/htmlToMarkdown';
-import { inThisThread, inWorker } from '../web/pageConverter';
+import { pageWorker } from '../web/pageWorker';
 import { bodyKind } from '../web/mediaType';
 import { MAX_BODY_BYTES } from '../web/responseBody';
+import { withoutTracking } from '../web/outboundData';
 import { MAX_URL_CHARS, parseWebUrl, shortUrl } from '../web/webUrl';
 import type { ToolContext, ToolResult } from './contract';
 import { defineTool } from './defineTool';
@@ -24,19 +25,26 @@ export const webfetchTool = defineTool({
   input,
   risk: 'read_only',
   async assess(args, ctx) {
-    const url = parseWebUrl(args.url);
+    // Click tracking (utm_*, fbclid, …) is dropped first: the card shows what is requested.
+    const { url, removed } = withoutTracking(parseWebUrl(args.url));
     // An IP literal or a reserved name is refused before anyone is asked; a name is resolved only once the call may run.
     screenTarget(url, egressPolicy(ctx).allowedHosts);
-    return { risk: 'read_only', writes: false, paths: [], summary: networkSummary(url), prepared: url };
+    return { risk: 'read_only', writes: false, paths: [], summary: networkSummary(url), prepared: { url, removed } satisfies Prepared };
   },
   async execute(args, ctx, assessment) {
-    const url = assessment.prepared as URL;
+    const { url, removed } = assessment.prepared as Prepared;
     const options = requestOptions(ctx);
     const page = await fetchWeb(url, options);
-    const convert = ctx.web?.markdownWorker ? inWorker(ctx.web.markdownWorker) : inThisThread;
-    return pageResult(page, args.raw ?? false, ctx, (html) => convert(html, page.url, ctx.signal, options.timeoutMs));
+    const worker = pageWorker(ctx.web?.markdownWorker);
+    const result = await pageResult(page, args.raw ?? false, ctx, (html) => worker.markdown(html, page.url, ctx.signal, options.timeoutMs));
+    return removed.length > 0 ? { ...result, output: `${result.output}\n\n[tracking parameters left out of the request: ${removed.join(', ')}]`, data: { ...result.data, removedParameters: removed } } : result;
   },
 });
+
+interface Prepared {
+  readonly url: URL;
+  readonly removed: readonly string[];
+}
 
 async function pageResult(page: FetchedPage, raw: boolean, ctx: ToolContext, convert: (html: string) => Promise<PageMarkdown>): Promise<ToolResult> {
   const contentType = headerText(page.headers['content-type']);

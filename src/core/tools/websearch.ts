@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { decodeText } from '../web/charset';
 import { screenTarget } from '../web/egress';
 import { fetchWeb } from '../web/fetchWeb';
-import { parseSearchPage, type SearchResult } from '../web/searchResults';
+import { pageWorker } from '../web/pageWorker';
+import type { SearchResult } from '../web/searchResults';
 import { parseWebUrl } from '../web/webUrl';
 import { defineTool } from './defineTool';
 import { ToolError } from './toolError';
@@ -47,7 +48,8 @@ export const websearchTool = defineTool({
       throw new ToolError('unavailable', `The search endpoint ${endpoint.host} redirected the search for ${quoted} to another host (${page.redirectedTo.host}); websearch does not send a query on to a host it was not pointed at.`, { reason: 'redirected', to: page.redirectedTo.href });
     }
     const text = decodeText(page.body, String(page.headers['content-type'] ?? ''), 'html').text;
-    const parsed = parseSearchPage(text, page.url.href, max);
+    // Parsed in the worker, like webfetch's pages: the endpoint's page is the person's choice, not ours to trust.
+    const parsed = await pageWorker(ctx.web?.markdownWorker).search(text, page.url, max, ctx.signal, requestOptions(ctx).timeoutMs);
     if (parsed.kind === 'blocked' || page.status < 200 || page.status > 299) {
       const why = parsed.kind === 'blocked' ? parsed.reason : `the endpoint answered ${page.status} ${page.statusText}`.trim();
       throw new ToolError('unavailable', `The search engine refused the search for ${quoted}: ${why} (HTTP ${page.status}). Try again later, or fetch a page you know with webfetch.`, { reason: 'blocked', status: page.status });

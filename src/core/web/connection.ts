@@ -1,9 +1,9 @@
 // One HTTP/1.1 exchange over a socket webfetch opened itself, always to the checked
-// address: directly, or through the person's proxy — `CONNECT <address>:<port>` for
-// https, an absolute-form request naming the address for http — so a proxy that
-// resolves names itself cannot be steered elsewhere by a second answer (DNS
-// rebinding). The host's name still travels in SNI and the Host header, and the
-// certificate is verified against it. Node's http.ClientRequest runs the protocol over
+// address: directly, or through the person's proxy in a `CONNECT <address>:<port>`
+// tunnel (for http too: a proxy serving an absolute-form request would take its
+// target, not the Host header, so the name would reach the wrong site, and a proxy
+// told the name resolves it again, which DNS rebinding can switch). The host's name
+// still travels in SNI and the Host header, and the certificate is verified against it. Node's http.ClientRequest runs the protocol over
 // that socket; the request never goes through a global agent that could pick another
 // address or proxy.
 import http from 'node:http';
@@ -28,16 +28,13 @@ export interface Exchange {
 /** Sends one request and resolves with the response head (the body is still to be read). */
 export async function exchange(request: Exchange): Promise<http.IncomingMessage> {
   const socket = await withConnectDeadline(request, (track) => openSocket(request, track));
-  const { url, proxy } = request;
-  const viaProxyHttp = proxy !== undefined && url.protocol === 'http:';
+  const { url } = request;
   const headers: Record<string, string> = { host: url.host, ...request.headers, connection: 'close' };
-  if (viaProxyHttp) Object.assign(headers, proxyAuthorization(proxy));
   if (request.body) headers['content-length'] = String(request.body.length);
-  const path = `${url.pathname}${url.search}`;
   return new Promise((resolve, reject) => {
     const req = new http.ClientRequest({
       method: request.method,
-      path: viaProxyHttp ? `http://${authorityOf(request.destination, portOf(url))}${path}` : path,
+      path: `${url.pathname}${url.search}`,
       headers,
       setHost: false,
       createConnection: () => socket,
@@ -76,9 +73,8 @@ async function openSocket(request: Exchange, track: <S extends net.Socket>(socke
   const toProxy = proxy.protocol === 'https:'
     ? await connected(track(tls.connect({ host: proxyHost, port: proxyPort, ...(net.isIP(proxyHost) === 0 ? { servername: proxyHost } : {}) })), 'secureConnect')
     : await connected(track(net.connect({ host: proxyHost, port: proxyPort })), 'connect');
-  if (url.protocol === 'http:') return toProxy;
   await tunnel(toProxy, authorityOf(destination, portOf(url)), proxy);
-  return secure(toProxy);
+  return url.protocol === 'https:' ? secure(toProxy) : toProxy;
 }
 
 /** `address:port`, an IPv6 address in brackets: the checked address, as a proxy is told it. */
@@ -100,7 +96,11 @@ function tunnel(socket: net.Socket, authority: string, proxy: URL): Promise<void
         return;
       }
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(buffered.subarray(0, end).toString('latin1'))?.[1];
-      if (status !== '200') return finish(new ToolError('unavailable', `The proxy ${proxy.host} refused to connect to ${authority} (${status ? `HTTP ${status}` : 'no HTTP status'}).`));
+      if (status !== '200') {
+        const port = authority.slice(authority.lastIndexOf(':') + 1);
+        const hint = port !== '443' ? ` Many proxies tunnel only to port 443; webfetch reaches every site through a tunnel to the address it checked, so an http:// or other-port URL needs a proxy that allows CONNECT to port ${port}, or the host in NO_PROXY.` : '';
+        return finish(new ToolError('unavailable', `The proxy ${proxy.host} refused to connect to ${authority} (${status ? `HTTP ${status}` : 'no HTTP status'}).${hint}`));
+      }
       if (buffered.length > end + 4) socket.unshift(buffered.subarray(end + 4));
       finish();
     };

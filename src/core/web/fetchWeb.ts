@@ -1,7 +1,7 @@
 // One web request as webfetch and websearch make it: every hop's target checked
 // (egress.ts) before a connection is opened, at most MAX_REDIRECTS redirects, one
 // deadline for the whole request, the body capped while it is read. A redirect to
-// another host is not followed but reported: the person's rules and approvals are per
+// another host (its `www.` twin too) is not followed but reported: the person's rules and approvals are per
 // host, so the next host is a new call the gate judges.
 import type http from 'node:http';
 import { ToolError } from '../tools/toolError';
@@ -9,6 +9,7 @@ import { connectionError, exchange } from './connection';
 import { destinationOf, screenTarget, type EgressPolicy } from './egress';
 import { proxyFor, type ProxySettings } from './proxy';
 import { MAX_BODY_BYTES, readBody } from './responseBody';
+import { hostKey } from './hostPolicy';
 import { checkedWebUrl, hostOf } from './webUrl';
 
 export const MAX_REDIRECTS = 5;
@@ -40,10 +41,9 @@ export interface FetchedPage {
   readonly redirectedTo?: URL;
 }
 
-/** Whether a redirect stays on the host the call was judged for (or its `www.` twin). */
+/** Whether a redirect stays on the host the call was judged for (as rules compare hosts; `www.` is another host). */
 export function sameHost(a: URL, b: URL): boolean {
-  const name = (url: URL): string => hostOf(url).replace(/\.$/, '').replace(/^www\./, '');
-  return name(a) === name(b);
+  return hostKey(hostOf(a)) === hostKey(hostOf(b));
 }
 
 export async function fetchWeb(start: URL, options: FetchOptions): Promise<FetchedPage> {

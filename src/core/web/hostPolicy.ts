@@ -2,6 +2,7 @@
 // (peon.web.allowedHosts). Names that by definition lead to this machine or a private
 // network are refused before any lookup: a lookup of a metadata name could already
 // leave the machine, and `foo.localhost` may not resolve here at all.
+import { domainToASCII } from 'node:url';
 import { parseIpLiteral } from './ipAddress';
 
 /** Names (and suffixes, with a leading dot) refused before resolving, with the class they name. */
@@ -63,11 +64,17 @@ export function isAllowedHost(entries: readonly string[], host: string, port: nu
 
 /**
  * A host as rules and grants compare it: lowercase, one trailing dot and IPv6 brackets
- * removed, an IP literal in its canonical spelling — so `Example.ORG.`, `example.org`
- * and `[::0:1]` / `::1` are each one host.
+ * removed, an IP literal in its canonical spelling, Unicode labels in punycode — so
+ * `Example.ORG.` and `example.org`, `[::0:1]` and `::1`, `bücher.example` and
+ * `xn--bcher-kva.example` are each one host.
  */
 export function hostKey(host: string): string {
   const bare = host.trim().toLowerCase().replace(/\.$/, '').replace(/^\[(.*)\]$/, '$1');
   const literal = parseIpLiteral(bare);
-  return literal && !('invalid' in literal) ? literal.canonical : bare;
+  if (literal && !('invalid' in literal)) return literal.canonical;
+  // A name written in Unicode (`bücher.example`, `*.bücher.example`) is compared in the punycode a URL carries; glob labels stay as they are.
+  return bare
+    .split('.')
+    .map((label) => (/^[ -~]*$/.test(label) || /[*?[\]{}!]/.test(label) ? label : domainToASCII(label) || label))
+    .join('.');
 }

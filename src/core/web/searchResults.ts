@@ -88,16 +88,16 @@ function organicResults(doc: DominoDocument, base: string): SearchResult[] {
  * such as `//duckduckgo.com/l/?uddg=…`). Never throws: odd input is a `blocked` page.
  */
 export function parseSearchPage(html: string, base: string, max: number): SearchPage {
-  let doc: DominoDocument;
   try {
-    doc = createDocument(html, true);
+    const doc: DominoDocument = createDocument(html, true);
     if (doc.querySelector(CHALLENGE_MARKUP)) return { kind: 'blocked', reason: CHALLENGE };
     const results = organicResults(doc, base);
     if (results.length > 0) return { kind: 'results', results: results.slice(0, Math.max(0, Math.floor(max))) };
     if (doc.querySelector(RESULTS_STRUCTURE)) return { kind: 'empty' };
+    const words = collapse(doc.body?.textContent);
+    return { kind: 'blocked', reason: CHALLENGE_WORDS.some((w) => words.includes(w)) ? CHALLENGE : NOT_RESULTS };
   } catch {
+    // A page deep enough to overflow the parser's stack is not a results page either.
     return { kind: 'blocked', reason: NOT_RESULTS };
   }
-  const words = collapse(doc.body?.textContent);
-  return { kind: 'blocked', reason: CHALLENGE_WORDS.some((w) => words.includes(w)) ? CHALLENGE : NOT_RESULTS };
 }

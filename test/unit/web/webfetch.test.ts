@@ -359,8 +359,8 @@ describe('webfetch: where requests may go', () => {
     expect(server.requests.map((r) => r.url)).toEqual(['/go']);
     // The model's next call is judged on its own: the deny rule holds.
     expect(await fetch(`http://elsewhere.example.test:${server.port}/secret`)).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
-    // The www. twin of the same host is followed.
-    expect(expectOk(await fetch(`http://docs.example.test:${server.port}/www`)).output).toMatch(/same site$/);
+    // The www. twin is another host to the rules, so it is reported too.
+    expect(expectOk(await fetch(`http://docs.example.test:${server.port}/www`)).data).toMatchObject({ redirectedTo: `http://www.docs.example.test:${server.port}/page` });
   });
 
   test('an approved host with an open redirect cannot take a request to a host the person denied', async () => {
@@ -376,6 +376,22 @@ describe('webfetch: where requests may go', () => {
     expect(await fetch(`http://attacker.example.test:${server.port}/collect?note=db-hunter2`)).toMatchObject({ ok: false }); // its own card: denied
     expect(asked.map((r) => (r.assessment.summary as { host: string }).host)).toEqual(['docs.example.test', 'attacker.example.test']);
     expect(server.requests.map((r) => r.url.split('?')[0])).toEqual(['/redirect']);
+  });
+
+  test('a host rule written in Unicode matches the punycode the URL carries', async () => {
+    const server = await webServer({ '/': html('<p>reached</p>') });
+    const { fetch } = fetcher([`xn--bcher-kva.example.test:${server.port}`], { resolve: { 'xn--bcher-kva.example.test': '127.0.0.1' }, user: { 'peon.permission.rules': { webfetch: { 'bücher.example.test': 'deny' } } } });
+    expect(await fetch(`http://bücher.example.test:${server.port}/`)).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
+    expect(server.connections).toEqual([]);
+  });
+
+  test('click-tracking parameters are left out of the request, and the card shows the URL without them', async () => {
+    const server = await webServer({ '/post': html('<p>the post</p>') });
+    const { fetch, asked } = fetcher([server.hostPort], { user: { 'peon.permission.rules': { webfetch: 'ask' } } });
+    const result = expectOk(await fetch(`${server.origin}/post?id=7&utm_source=newsletter&fbclid=IwAR0k2QyX3lq8a4kzU4U0-Ftx5T8m2E9uR3nTiK5q1oL6M2vB8cYwZpFhA`));
+    expect(server.requests[0]?.url).toBe('/post?id=7');
+    expect(asked[0]!.assessment.summary).toMatchObject({ url: `${server.origin}/post?id=7` });
+    expect(result.output).toMatch(/\[tracking parameters left out of the request: utm_source, fbclid\]$/);
   });
 
   test('host rules compare hosts as hosts: case and a trailing dot do not escape them', async () => {
@@ -462,13 +478,13 @@ describe('webfetch: certificates', () => {
 });
 
 describe('webfetch: the proxy', () => {
-  test('http:// goes through the proxy in absolute form; https:// through CONNECT; NO_PROXY goes direct', async () => {
+  test('http:// and https:// go through the proxy in a CONNECT tunnel; NO_PROXY goes direct', async () => {
     const proxy = await forwardProxy();
     const server = await webServer({ '/p': html('<p>via proxy</p>') });
     const tls = await tlsServer({ '/': html('x') });
     const { fetch } = fetcher([server.hostPort, tls.hostPort], { proxy: { http: proxy.origin, https: proxy.origin } });
     expect(expectOk(await fetch(`${server.origin}/p`)).output).toMatch(/via proxy$/);
-    expect(proxy.seen).toEqual([`GET ${server.origin}/p`]);
+    expect(proxy.seen).toEqual([`CONNECT ${server.hostPort}`]);
     // The tunnel is opened; the certificate is still checked at the far end.
     expect(await fetch(`${tls.origin}/`)).toMatchObject({ ok: false, error: { code: 'unavailable' } });
     expect(proxy.seen[1]).toBe(`CONNECT ${tls.hostPort}`);
@@ -477,12 +493,13 @@ describe('webfetch: the proxy', () => {
     expect(proxy.seen.length).toBe(2);
   });
 
-  test('the proxy is told the checked address, never the name, so its own lookup cannot be rebound', async () => {
+  test('the proxy is told the checked address, never the name, so its own lookup cannot be rebound; the site still sees its name', async () => {
     const proxy = await forwardProxy();
-    const server = await webServer({ '/p': html('<p>pinned through the proxy</p>') });
+    // A shared address serving two sites by Host: through the tunnel the request still names its site.
+    const server = await webServer({ '/p': (q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(q.headers.host?.startsWith('docs.example.test') ? '<p>pinned through the proxy</p>' : '<p>the default site</p>') });
     const { fetch, lookups } = fetcher([`docs.example.test:${server.port}`, `tls.example.test:${server.port}`], { proxy: { http: proxy.origin, https: proxy.origin }, resolve: { 'docs.example.test': '127.0.0.1', 'tls.example.test': '127.0.0.1' } });
     expect(expectOk(await fetch(`http://docs.example.test:${server.port}/p`)).output).toMatch(/pinned through the proxy$/);
-    expect(proxy.seen).toEqual([`GET http://127.0.0.1:${server.port}/p`]);
+    expect(proxy.seen).toEqual([`CONNECT 127.0.0.1:${server.port}`]);
     expect(server.requests[0]?.headers.host).toBe(`docs.example.test:${server.port}`);
     await fetch(`https://tls.example.test:${server.port}/`);
     expect(proxy.seen[1]).toBe(`CONNECT 127.0.0.1:${server.port}`);

@@ -83,6 +83,27 @@ describe('websearch', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  test('the results page is read in the worker: a page deep enough to stall a parser ends with Stop, and the host thread runs on', async () => {
+    const stop = new AbortController();
+    const server = await webServer({
+      '/html/': (_q, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<div>'.repeat(60_000));
+        setTimeout(() => stop.abort(new Error('Stop')), 50);
+      },
+    });
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 20);
+    const convo = conversationIn(tempDir('peon-search-'), {
+      user: { 'peon.web.allowedHosts': [server.hostPort], 'peon.web.search.endpoint': `${server.origin}/html/`, 'peon.web.timeoutSeconds': 600 },
+      hooks: { web: { markdownWorker: path.resolve(__dirname, '../../../dist/markdownWorker.js') } },
+      extra: { signal: stop.signal },
+    });
+    const outcome = await convo.call('websearch', { query: 'anything' });
+    clearInterval(ticker);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    expect(ticks).toBeGreaterThan(0);
+  });
+
   test('the endpoint passes the same egress check: a loopback endpoint not on the list is refused, unasked and unreached', async () => {
     const server = await webServer({ '/html/': page(fixture('ddg-html-2.html')) });
     const convo = conversationIn(tempDir('peon-search-'), { user: { 'peon.web.search.endpoint': `${server.origin}/html/` } });
