@@ -69,12 +69,13 @@ export function isAllowedHost(entries: readonly string[], host: string, port: nu
  * `xn--bcher-kva.example` are each one host.
  */
 export function hostKey(host: string): string {
-  const bare = host.trim().toLowerCase().replace(/\.$/, '').replace(/^\[(.*)\]$/, '$1');
-  const literal = parseIpLiteral(bare);
+  const bare = host.trim().replace(/\.$/, '').replace(/^\[(.*)\]$/, '$1');
+  const literal = parseIpLiteral(bare.toLowerCase());
   if (literal && !('invalid' in literal)) return literal.canonical;
-  // A name written in Unicode (`bücher.example`, `*.bücher.example`) is compared in the punycode a URL carries; glob labels stay as they are.
+  // A name written in Unicode (`bücher.example`, `*.bücher.example`, `STRAẞE.de`) is compared in the punycode a URL
+  // carries, mapped as the URL parser maps it (UTS 46 does its own case folding: ẞ is ss); glob labels stay as written.
   return bare
     .split('.')
-    .map((label) => (/^[ -~]*$/.test(label) || /[*?[\]{}!]/.test(label) ? label : domainToASCII(label) || label))
+    .map((label) => (/^[ -~]*$/.test(label) || /[*?[\]{}!]/.test(label) ? label : domainToASCII(label) || label).toLowerCase())
     .join('.');
 }

@@ -64,7 +64,11 @@ function putBack(script: string, worker: Worker): void {
   }
   // A waiting worker must not keep the CLI alive, nor its memory the host for long.
   worker.unref();
-  const timer = setTimeout(() => void worker.terminate(), IDLE_MS);
+  // Out of the idle list first, so no job is handed a worker that is shutting down.
+  const timer = setTimeout(() => {
+    if (idle.get(script)?.worker === worker) idle.delete(script);
+    void worker.terminate();
+  }, IDLE_MS);
   timer.unref();
   idle.set(script, { worker, timer });
 }

@@ -2,7 +2,7 @@
 // tests' global setup): kept warm without piling up listeners, and a missing script is a
 // clear error, never a hang.
 import path from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { pageWorker } from '../../../src/core/web/pageWorker';
 import { ToolError } from '../../../src/core/tools/toolError';
 
@@ -10,7 +10,10 @@ const script = path.resolve(__dirname, '../../../dist/markdownWorker.js');
 const base = new URL('https://example.test/docs/');
 const warnings: string[] = [];
 const onWarning = (warning: Error): void => void warnings.push(`${warning.name}: ${warning.message}`);
-afterEach(() => void process.off('warning', onWarning));
+afterEach(() => {
+  process.off('warning', onWarning);
+  vi.useRealTimers();
+});
 
 test('one warm worker converts page after page, without a listener left behind per job', async () => {
   process.on('warning', onWarning);
@@ -32,4 +35,13 @@ test('a missing worker script is an io_error, not a hang', async () => {
 
 test('without a worker script the job runs in this thread (a test of the conversion itself)', async () => {
   expect(await pageWorker(undefined).markdown('<h2>Here</h2>', base, new AbortController().signal, 1000)).toEqual({ title: '', markdown: '## Here' });
+});
+
+test('a job that arrives as the idle worker is let go gets a worker that works', async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  const worker = pageWorker(script);
+  const signal = new AbortController().signal;
+  expect(await worker.markdown('<h1>one</h1>', base, signal, 10_000)).toMatchObject({ markdown: '# one' });
+  vi.advanceTimersByTime(15_000); // the idle worker is terminated now
+  expect(await worker.markdown('<h1>two</h1>', base, signal, 10_000)).toMatchObject({ markdown: '# two' });
 });
