@@ -99,7 +99,7 @@ function tunnel(socket: net.Socket, authority: string, proxy: URL): Promise<void
       if (status !== '200') {
         const port = authority.slice(authority.lastIndexOf(':') + 1);
         const hint = port !== '443' ? ` Many proxies tunnel only to port 443; webfetch reaches every site through a tunnel to the address it checked, so an http:// or other-port URL needs a proxy that allows CONNECT to port ${port}, or the host in NO_PROXY.` : '';
-        return finish(new ToolError('unavailable', `The proxy ${proxy.host} refused to connect to ${authority} (${status ? `HTTP ${status}` : 'no HTTP status'}).${hint}`));
+        return finish(new ToolError('unavailable', `The proxy ${proxy.host} refused to connect to ${authority} (${status ? `HTTP ${status}` : 'no HTTP status'}).${hint}`, { code: 'EPROXYCONNECT', status }));
       }
       if (buffered.length > end + 4) socket.unshift(buffered.subarray(end + 4));
       finish();
@@ -146,7 +146,7 @@ async function withConnectDeadline(request: Exchange, open: (track: <S extends n
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ToolError('timeout', `Could not connect to ${url.host} within ${Math.round(request.connectTimeoutMs / 1000)} s.`)), request.connectTimeoutMs);
+    timer = setTimeout(() => reject(new ToolError('timeout', `Could not connect to ${url.host} within ${Math.round(request.connectTimeoutMs / 1000)} s.`, { code: 'ECONNECTTIMEOUT' })), request.connectTimeoutMs);
     onAbort = () => reject(signal.reason);
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });

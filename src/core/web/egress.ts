@@ -26,6 +26,8 @@ export const systemLookup: HostLookup = async (host) => {
 export interface Destination extends ResolvedAddress {
   /** The host is in peon.web.allowedHosts: its addresses were not classified. */
   readonly exempt: boolean;
+  /** The name's other addresses, checked too: tried in order when this one cannot be reached (an IPv6 address on an IPv4-only network). */
+  readonly others?: readonly ResolvedAddress[];
 }
 
 export interface EgressPolicy {
@@ -90,13 +92,13 @@ export async function destinationOf(url: URL, policy: EgressPolicy, signal: Abor
     throw new ToolError('unavailable', `Could not resolve ${host} (${code}): the name does not exist, or there is no network here.`, { host, code });
   }
   if (addresses.length === 0) throw new ToolError('unavailable', `${host} resolves to no address.`, { host });
-  if (exempt) return { ...addresses[0]!, exempt };
+  if (exempt) return { ...addresses[0]!, exempt, others: addresses.slice(1) };
   // One refused address refuses the name: which of them a connection would reach is not ours to choose.
   for (const { address } of addresses) {
     const why = whyRefused(address);
     if (why) throw refused(url, `${host} resolves to ${address}, ${why}`);
   }
-  return { ...addresses[0]!, exempt };
+  return { ...addresses[0]!, exempt, others: addresses.slice(1) };
 }
 
 /** A promise that rejects with the signal's reason as soon as it is aborted (a system lookup cannot be cancelled itself). */

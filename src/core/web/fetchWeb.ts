@@ -13,6 +13,8 @@ import { hostKey } from './hostPolicy';
 import { checkedWebUrl, hostOf } from './webUrl';
 
 export const MAX_REDIRECTS = 5;
+/** Failures that say this address cannot be reached, so the name's next checked address is worth a try. */
+const UNREACHED = new Set(['ECONNREFUSED', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL', 'ECONNECTTIMEOUT', 'EPROXYCONNECT']);
 const USER_AGENT = 'Mozilla/5.0 (compatible; Peon; a coding agent in VS Code)';
 
 export interface FetchOptions {
@@ -59,22 +61,26 @@ export async function fetchWeb(start: URL, options: FetchOptions): Promise<Fetch
     for (;;) {
       const destination = await destinationOf(url, options.policy, signal);
       const proxy = proxyFor(url, options.proxy);
-      const response = await exchange({
-        url,
-        method,
-        headers: {
-          'user-agent': USER_AGENT,
-          accept: options.accept ?? 'text/html,application/xhtml+xml,text/markdown,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.8',
-          'accept-encoding': 'gzip, deflate, br',
-          'accept-language': 'en;q=0.9, *;q=0.5',
-          ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-        },
-        ...(body ? { body } : {}),
-        destination,
-        ...(proxy ? { proxy } : {}),
-        signal,
-        connectTimeoutMs: Math.min(options.timeoutMs, 15_000),
-      });
+      const headers = {
+        'user-agent': USER_AGENT,
+        accept: options.accept ?? 'text/html,application/xhtml+xml,text/markdown,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.8',
+        'accept-encoding': 'gzip, deflate, br',
+        'accept-language': 'en;q=0.9, *;q=0.5',
+        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      };
+      // Each checked address in turn while the last one could not be reached; none was ever unchecked.
+      const addresses = [destination, ...(destination.others ?? []).map((a) => ({ ...a, exempt: destination.exempt }))];
+      let response: http.IncomingMessage | undefined;
+      for (const [i, address] of addresses.entries()) {
+        const last = i === addresses.length - 1;
+        try {
+          response = await exchange({ url, method, headers, ...(body ? { body } : {}), destination: address, ...(proxy ? { proxy } : {}), signal, connectTimeoutMs: Math.min(options.timeoutMs, last ? 15_000 : 5_000) });
+          break;
+        } catch (error) {
+          if (last || signal.aborted || !(error instanceof ToolError) || !UNREACHED.has(String(error.details?.code ?? ''))) throw error;
+        }
+      }
+      if (!response) throw new ToolError('unavailable', `${url.host} could not be reached.`);
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if ([301, 302, 303, 307, 308].includes(status) && location) {

@@ -432,6 +432,17 @@ describe('webfetch: where requests may go', () => {
     expect(server.requests[0]?.headers.host).toBe(`docs.example.test:${server.port}`);
   });
 
+  test("when one of a name's checked addresses cannot be reached, the next is tried; when none can, the answer says so", async () => {
+    const server = await webServer({ '/': html('<p>second address</p>') });
+    // Nothing listens on 127.0.0.2 (loopback all the same): the connection is refused there.
+    const lookup = (addresses: string[]) => async (): Promise<readonly ResolvedAddress[]> => addresses.map((address) => ({ address, family: 4 as const }));
+    const convo = (addresses: string[]) => conversationIn(tempDir('peon-web-'), { user: { 'peon.web.allowedHosts': [`multi.example.test:${server.port}`] }, hooks: { web: { lookup: lookup(addresses) } } });
+    const outcome = await convo(['127.0.0.2', '127.0.0.1']).call('webfetch', { url: `http://multi.example.test:${server.port}/` });
+    expect(outcome).toMatchObject({ ok: true, output: expect.stringMatching(/second address$/) });
+    const none = await convo(['127.0.0.2', '127.0.0.3']).call('webfetch', { url: `http://multi.example.test:${server.port}/` });
+    expect(none).toMatchObject({ ok: false, error: { code: 'unavailable', details: { code: 'ECONNREFUSED' } } });
+  });
+
   test('a name whose addresses include a private one is refused, whichever comes first', async () => {
     const lookups: string[] = [];
     const convo = conversationIn(tempDir('peon-web-'), {
