@@ -1,4 +1,11 @@
 // Numbers as the panel and the CLI both show them.
 
 /** `$0.0123` below a dollar (a cheap turn stays visible), `$1.23` above. */
+/** 512 B, 34 KB, 2.1 MB. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
 export const formatUsd = (usd: number): string => `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;

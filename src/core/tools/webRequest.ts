@@ -1,6 +1,5 @@
 // What webfetch and websearch share: the egress policy from the person's settings, the
-// request deadline, the approval card of a request leaving the machine, and sizes as
-// people read them.
+// request deadline, and the approval card of a request leaving the machine.
 import type { EgressPolicy } from '../web/egress';
 import { systemLookup } from '../web/egress';
 import type { FetchOptions } from '../web/fetchWeb';
@@ -39,11 +38,4 @@ export function networkSummary(url: URL, query?: string): Extract<ApprovalSummar
     ...(query !== undefined ? { query } : {}),
     ...(concerns.length > 0 ? { concerns } : {}),
   };
-}
-
-/** 512 B, 34 KB, 2.1 MB. */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

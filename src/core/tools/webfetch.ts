@@ -11,7 +11,8 @@ import { MAX_URL_CHARS, parseWebUrl, shortUrl } from '../web/webUrl';
 import type { ToolContext, ToolResult } from './contract';
 import { defineTool } from './defineTool';
 import { ToolError } from './toolError';
-import { egressPolicy, formatSize, networkSummary, requestOptions } from './webRequest';
+import { formatSize } from '../../shared/format';
+import { egressPolicy, networkSummary, requestOptions } from './webRequest';
 import description from './webfetch.md';
 
 const input = z.object({

@@ -34,9 +34,10 @@ export const websearchTool = defineTool({
     const endpoint = assessment.prepared as URL;
     const max = args.maxResults ?? DEFAULT_RESULTS;
     const quoted = `'${args.query}'`;
+    const options = requestOptions(ctx);
     let page;
     try {
-      page = await fetchWeb(endpoint, { ...requestOptions(ctx), method: 'POST', form: { q: args.query, b: '' }, accept: 'text/html' });
+      page = await fetchWeb(endpoint, { ...options, method: 'POST', form: { q: args.query, b: '' }, accept: 'text/html' });
     } catch (error) {
       const code = error instanceof ToolError ? String(error.details?.code ?? '') : '';
       if (error instanceof ToolError && NO_NETWORK.has(code)) {
@@ -49,7 +50,7 @@ export const websearchTool = defineTool({
     }
     const text = decodeText(page.body, String(page.headers['content-type'] ?? ''), 'html').text;
     // Parsed in the worker, like webfetch's pages: the endpoint's page is the person's choice, not ours to trust.
-    const parsed = await pageWorker(ctx.web?.markdownWorker).search(text, page.url, max, ctx.signal, requestOptions(ctx).timeoutMs);
+    const parsed = await pageWorker(ctx.web?.markdownWorker).search(text, page.url, max, ctx.signal, options.timeoutMs);
     if (parsed.kind === 'blocked' || page.status < 200 || page.status > 299) {
       const why = parsed.kind === 'blocked' ? parsed.reason : `the endpoint answered ${page.status} ${page.statusText}`.trim();
       throw new ToolError('unavailable', `The search engine refused the search for ${quoted}: ${why} (HTTP ${page.status}). Try again later, or fetch a page you know with webfetch.`, { reason: 'blocked', status: page.status });

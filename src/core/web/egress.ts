@@ -102,7 +102,7 @@ export async function destinationOf(url: URL, policy: EgressPolicy, signal: Abor
 }
 
 /** A promise that rejects with the signal's reason as soon as it is aborted (a system lookup cannot be cancelled itself). */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);

@@ -4,6 +4,7 @@
 // leave the machine, and `foo.localhost` may not resolve here at all.
 import { domainToASCII } from 'node:url';
 import { parseIpLiteral } from './ipAddress';
+import { hostOf } from './webUrl';
 
 /** Names (and suffixes, with a leading dot) refused before resolving, with the class they name. */
 const RESERVED_NAMES: readonly { readonly name: string; readonly what: string }[] = [
@@ -20,9 +21,9 @@ const RESERVED_NAMES: readonly { readonly name: string; readonly what: string }[
   { name: '.intranet', what: 'a private-use name (.intranet)' },
 ];
 
-/** Why a host name is refused without resolving it, or undefined. `host` is lowercase, as the URL parser writes it. */
+/** Why a host name is refused without resolving it, or undefined (compared as hosts are: hostKey). */
 export function reservedName(host: string): string | undefined {
-  const name = host.endsWith('.') ? host.slice(0, -1) : host;
+  const name = hostKey(host);
   for (const entry of RESERVED_NAMES) {
     if (entry.name.startsWith('.') ? name.endsWith(entry.name) : name === entry.name) return entry.what;
   }
@@ -48,7 +49,7 @@ export function parseAllowedHost(entry: string): AllowedHost | undefined {
   } catch {
     return undefined;
   }
-  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const host = hostOf(url);
   // `host:80` names port 80 even though the URL parser drops a scheme's default port.
   const port = /:(\d+)$/.exec(text)?.[1];
   return port !== undefined && !text.endsWith(']') ? { host, port: Number(port) } : { host };

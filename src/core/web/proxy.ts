@@ -2,6 +2,8 @@
 // NO_PROXY in the CLI, VS Code's `http.proxy` and `http.noProxy` in the panel. The
 // target is checked by egress.ts either way; the proxy itself is the person's choice.
 import { ToolError } from '../tools/toolError';
+import { hostKey } from './hostPolicy';
+import { hostOf, portOf } from './webUrl';
 
 export interface ProxySettings {
   /** Proxy URL for https:// targets (`http://proxy:3128`, `https://user:pass@proxy`). */
@@ -43,13 +45,13 @@ export function proxyFor(url: URL, settings: ProxySettings | undefined): URL | u
 
 /** NO_PROXY as curl reads it: `*` is everything; a name covers its subdomains; `host:port` only that port. */
 function bypasses(url: URL, noProxy: readonly string[]): boolean {
-  const host = (url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname).toLowerCase();
-  const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
+  const host = hostKey(hostOf(url));
+  const port = String(portOf(url));
   return noProxy.some((raw) => {
-    const entry = raw.toLowerCase();
+    const entry = raw.trim();
     if (entry === '*') return true;
     const withPort = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(entry);
-    const name = (withPort ? withPort[1]! : entry).replace(/^\[|\]$/g, '').replace(/^\*?\./, '');
+    const name = hostKey((withPort ? withPort[1]! : entry).replace(/^\*?\./, ''));
     if (withPort && withPort[2] !== port) return false;
     return host === name || host.endsWith(`.${name}`);
   });
