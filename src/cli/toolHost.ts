@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { openConversation, type Conversation } from '../core/conversation/conversation';
+import { openConversation, type Conversation, type ConversationHooks } from '../core/conversation/conversation';
 import type { Approver } from '../core/permissions/approvals';
 import type { SettingValues } from '../core/settings';
 import { UsageError } from './args';
@@ -41,6 +41,8 @@ export interface ToolHostOptions {
   readonly batch?: boolean;
   /** Settings given on the command line (`peon run --model …`), over the config file's. */
   readonly overrides?: SettingValues;
+  /** What the command shows of subagents (`peon run` prints their calls). */
+  readonly agentHooks?: Pick<ConversationHooks, 'onAgentEvent' | 'onAgent'>;
 }
 
 export function openToolHost(options: ToolHostOptions): ToolHost {
@@ -54,17 +56,25 @@ export function openToolHost(options: ToolHostOptions): ToolHost {
   // A closed terminal (SIGHUP) cancels too; a killed CLI takes its commands with it (runProcess).
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
   const ask = terminalAsker(options.batch ?? false);
+  const run = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   const conversation = openConversation({
     agent: 'cli',
     folders: [{ path: dir }],
     settings: settings.values,
     layers: settings.layers,
-    trashDir: path.join(stateDir(), 'trash', `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`),
+    trashDir: path.join(stateDir(), 'trash', run),
     // dist/bin/rg beside dist/cli.js first, then node_modules, then PATH.
     ripgrep: { bundled: [path.join(__dirname, 'bin', 'rg')] },
     // HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY, as curl reads them.
     // dist/markdownWorker.js beside dist/cli.js converts pages off the main thread.
-    hooks: { approve, ...(ask ? { ask } : {}), web: { proxy: proxyFromEnv(process.env), markdownWorker: path.join(__dirname, 'markdownWorker.js') } },
+    // Each subagent's transcript: <state>/runs/<run>/agents/<name>.jsonl.
+    hooks: {
+      approve,
+      ...(ask ? { ask } : {}),
+      web: { proxy: proxyFromEnv(process.env), markdownWorker: path.join(__dirname, 'markdownWorker.js') },
+      agentsDir: () => path.join(stateDir(), 'runs', run, 'agents'),
+      ...options.agentHooks,
+    },
     signal: controller.signal,
   });
   return {

@@ -96,6 +96,42 @@ export const SETTINGS = {
   // `--`: a prompt like "help" or "review" is a prompt, not a codex subcommand
   'peon.agents.codex.command': agentCommand('agent_codex', ['codex', 'exec', '--']),
   'peon.agents.pi.command': agentCommand('agent_pi', ['pi', '-p']),
+  'peon.subagents.maxDepth': {
+    schema: z.number().int().min(1).max(5),
+    scope: 'machine',
+    default: 2,
+    description: 'How deep subagents may nest: 1 lets the main agent start subagents but not theirs. Read from user settings only.',
+  },
+  'peon.subagents.maxConcurrent': {
+    schema: z.number().int().min(1).max(16),
+    scope: 'machine',
+    default: 3,
+    description: 'How many subagents may run at once: a background task past it waits (pending), a foreground one is refused. Read from user settings only.',
+  },
+  'peon.subagents.maxTurns': {
+    schema: z.number().int().min(1).max(500),
+    scope: 'machine',
+    default: 40,
+    description: 'The model turns one task may take before it is stopped with what it has. Read from user settings only.',
+  },
+  'peon.subagents.maxTokens': {
+    schema: z.number().int().min(1000).max(100_000_000),
+    scope: 'machine',
+    default: 1_000_000,
+    description: 'The tokens one task may use (input, output, cache reads and writes, as the provider counts them) before it is stopped with what it has. Read from user settings only.',
+  },
+  'peon.subagents.maxSeconds': {
+    schema: z.number().int().min(1).max(86_400),
+    scope: 'machine',
+    default: 1200,
+    description: 'How long one task may run (seconds, waiting for approvals included) before it is stopped with what it has. Read from user settings only.',
+  },
+  'peon.subagents.sessionTokens': {
+    schema: z.number().int().min(1000).max(1_000_000_000),
+    scope: 'machine',
+    default: 5_000_000,
+    description: "The tokens all of a chat's subagents together may use: past it, running ones stop with what they have and no new one starts. Read from user settings only.",
+  },
   'peon.permission.default': {
     schema: permissionMode,
     scope: 'window',

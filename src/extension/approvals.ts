@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { ApprovalBroker } from '../core/permissions/approvals';
 import type { ApprovalReply, ApprovalRequest } from '../core/permissions/approvals';
-import type { ApprovalCard, HostMessage } from '../shared/messages';
+import { isAgentType, type ApprovalCard, type HostMessage } from '../shared/messages';
 import { ProposalEditor } from './proposalEditor';
 
 /** A delegated agent's prompt on a card: enough to judge it, bounded. */
@@ -114,6 +114,8 @@ function cardOf(id: string, request: ApprovalRequest): ApprovalCard {
     sessionGrants: [...permission.sessionGrants],
     canAlways: permission.grantable.length > 0 && !permission.grantable.some((p) => GLOB_CHARS.test(p)) && typeof userRules()[request.tool] !== 'string',
     canOpenDiff: assessment.proposal !== undefined,
+    // A subagent's call is labelled with its name and type.
+    ...(request.agentType && isAgentType(request.agentType) ? { agent: request.agent, agentType: request.agentType } : {}),
   };
 }
 

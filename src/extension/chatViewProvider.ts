@@ -9,8 +9,10 @@ import type { Conversation, SavedState } from '../core/conversation/index';
 import type { HistoryItem } from '../core/model/modelClient';
 import type { SessionGrants } from '../core/permissions/grants';
 import { SessionStore, type SessionMeta } from '../core/sessions/sessionStore';
+import { AgentStore, type LoadedAgent } from '../core/sessions/agentStore';
 import { applySetup, modelFromSettings, setupChoices } from './modelFromSettings';
 import { openPanelConversation } from './panelConversation';
+import { PanelAgents } from './panelAgents';
 import { PanelTodos } from './panelTodos';
 import { QuestionModal } from './questions';
 import { readSettings } from './settings';
@@ -40,10 +42,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly approvals: ApprovalCards;
   private readonly questions: QuestionModal;
   private readonly todos: PanelTodos;
+  private readonly agents: PanelAgents;
   /** Made on first use (the runtime loads then), and anew for a new or resumed chat. */
   private conversation: Conversation | undefined;
   /** What the next conversation starts from: a resumed session's history and state. */
-  private resumed: { history: HistoryItem[]; state?: SavedState } | undefined;
+  private resumed: { history: HistoryItem[]; state?: SavedState; agents?: LoadedAgent[] } | undefined;
   private session: string | undefined;
   private readonly sessions: SessionStore;
   private model: ModelStatus;
@@ -60,7 +63,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly secrets: vscode.SecretStorage,
   ) {
     this.sessions = new SessionStore(vscode.Uri.joinPath(storageUri, 'sessions').fsPath);
-    this.approvals = new ApprovalCards((message) => this.post(message), log, storageUri, (callId, waiting) => this.transcript.awaiting(callId, waiting));
+    this.approvals = new ApprovalCards((message) => this.post(message), log, storageUri, (callId, waiting) => {
+      this.transcript.awaiting(callId, waiting);
+      this.agents.awaiting(callId, waiting);
+    });
+    this.agents = new PanelAgents((message) => this.post(message), (text) => this.transcript.append({ kind: 'notice', level: 'info', text }));
     this.questions = new QuestionModal((message) => this.post(message), log);
     this.todos = new PanelTodos((message) => this.post(message), log);
     this.model = this.readModel();
@@ -106,6 +113,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.resumed = undefined;
     this.session = undefined;
     this.transcript.clear();
+    this.agents.clear();
     this.postInit();
   }
 
@@ -124,9 +132,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const loaded = this.sessions.load(id);
     this.conversation?.stop();
     this.conversation = undefined;
-    this.resumed = { history: loaded.history, ...(loaded.state ? { state: loaded.state } : {}) };
+    // Its subagents: one that was running reads interrupted, and nothing is re-run.
+    const agents = new AgentStore(this.sessions.agentsDir(id)).load();
+    this.resumed = { history: loaded.history, ...(loaded.state ? { state: loaded.state } : {}), agents };
     this.session = id;
     this.transcript.restore(loaded.view);
+    this.agents.restore(agents);
     this.postInit();
   }
 
@@ -158,6 +169,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         },
         onState: (state) => {
           if (this.conversation === conversation) this.stateChanged(state);
+        },
+        agentsDir: () => (this.session ? this.sessions.agentsDir(this.session) : undefined),
+        onAgent: (info) => {
+          if (this.conversation === conversation) this.agents.update(info);
+        },
+        onAgentEvent: (name, event) => {
+          if (this.conversation !== conversation) return;
+          this.agents.event(name, event);
+          // A subagent's spend is the chat's spend (DESIGN.md §4).
+          if (event.type === 'usage') this.transcript.countChild(event);
+        },
+        onAgentProgress: (name, text) => {
+          if (this.conversation === conversation) this.agents.progress(name, text);
         },
       },
       ...this.resumed,
@@ -249,6 +273,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           this.ensureConversation();
           void this.todos.edit(message);
         },
+        openAgent: (message) => this.agents.open(message.name),
+        closeAgent: () => this.agents.close(),
+        stopAgent: (message) => void this.conversation?.subagents.stop(message.name),
       },
       parsed.message,
     );
@@ -261,6 +288,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.postState();
     for (const card of this.approvals.pending()) this.post({ type: 'approval', card });
     for (const request of this.questions.pending()) this.post({ type: 'question', request });
+    this.agents.postAll();
     // The todo list is the workspace's: shown from the start, the runtime loaded after the panel drew.
     if (this.conversation) void this.todos.refresh();
     else setImmediate(() => this.ensureConversation());

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { Conversation, ConversationHooks, SavedState } from '../core/conversation/index';
 import type { HistoryItem } from '../core/model/modelClient';
+import type { LoadedAgent } from '../core/sessions/agentStore';
 import type { SettingLayers, SettingValues } from '../core/settings';
 import { proxyFromEnv, type ProxySettings } from '../core/web/proxy';
 import { diagnosticsFor } from './diagnostics';
@@ -18,6 +19,8 @@ export interface PanelSetup {
   readonly settings: { readonly values: SettingValues; readonly layers: SettingLayers };
   readonly history?: readonly HistoryItem[];
   readonly state?: SavedState;
+  /** A resumed chat's subagents. */
+  readonly agents?: readonly LoadedAgent[];
 }
 
 /** The panel's conversation over the open folders, or undefined when none is open. */
@@ -46,6 +49,7 @@ export function openPanelConversation(setup: PanelSetup): Conversation | undefin
     },
     ...(setup.history ? { history: setup.history } : {}),
     ...(setup.state ? { state: setup.state } : {}),
+    ...(setup.agents ? { agents: setup.agents } : {}),
   });
 }
 

@@ -4,10 +4,11 @@
 import type * as vscode from 'vscode';
 import { Broker } from '../core/broker';
 import type { QuestionAsker, QuestionReply } from '../core/tools/contract';
-import type { HostMessage, Question, QuestionRequest } from '../shared/messages';
+import { isAgentType, type AgentTypeName, type HostMessage, type Question, type QuestionRequest } from '../shared/messages';
 
 interface Asked {
   readonly agent: string;
+  readonly agentType?: string;
   readonly questions: readonly Question[];
 }
 
@@ -20,7 +21,7 @@ export class QuestionModal implements vscode.Disposable {
   ) {
     this.broker = new Broker<Asked, QuestionReply>(
       {
-        onRequest: (id, asked) => post({ type: 'question', request: { id, agent: asked.agent, questions: [...asked.questions] } }),
+        onRequest: (id, asked) => post({ type: 'question', request: { id, ...labelOf(asked), questions: [...asked.questions] } }),
         onSettled: (id) => post({ type: 'questionSettled', id }),
       },
       (why) => ({ unanswered: why === 'stopped' ? 'the user pressed Stop.' : 'the chat they were asked in was closed.' }),
@@ -32,7 +33,7 @@ export class QuestionModal implements vscode.Disposable {
 
   /** Open questions, sent again when the webview reloads. */
   pending(): QuestionRequest[] {
-    return this.broker.entries().map(([id, asked]) => ({ id, agent: asked.agent, questions: [...asked.questions] }));
+    return this.broker.entries().map(([id, asked]) => ({ id, ...labelOf(asked), questions: [...asked.questions] }));
   }
 
   answer(id: string, given: Readonly<Record<string, string>>): void {
@@ -59,4 +60,9 @@ export class QuestionModal implements vscode.Disposable {
   dispose(): void {
     this.broker.cancelAll();
   }
+}
+
+/** Who asks: the main agent, or a subagent by its name and type. */
+function labelOf(asked: { readonly agent: string; readonly agentType?: string }): { agent: string; agentType?: AgentTypeName } {
+  return { agent: asked.agent, ...(asked.agentType && isAgentType(asked.agentType) ? { agentType: asked.agentType } : {}) };
 }

@@ -135,26 +135,35 @@ export class Transcript {
         this.add({ kind: 'summary', id: `e${this.nextId++}`, text: `${event.summary}${event.memoryId ? `\n\n(saved to memory as ${event.memoryId})` : ''}` });
         break;
       case 'usage': {
-        // The chat's totals: every request, the summaries' too; cache reads counted once.
-        this.chatTokens = addUsage(this.chatTokens, event.turn);
-        this.chatCost = event.cost && this.chatCost !== undefined ? this.chatCost + event.cost.turn : undefined;
         const t = event.turn;
         if (!event.compaction) this.contextTokens = t.inputTokens + t.cacheReadTokens + t.cacheWriteTokens + t.outputTokens;
-        this.meter = {
-          contextTokens: this.contextTokens,
-          contextWindow: this.contextWindow,
-          inputTokens: this.chatTokens.inputTokens + this.chatTokens.cacheWriteTokens,
-          outputTokens: this.chatTokens.outputTokens,
-          cacheReadTokens: this.chatTokens.cacheReadTokens,
-          ...(event.cost ? { promptCost: event.cost.total } : {}),
-          ...(this.chatCost !== undefined ? { chatCost: this.chatCost } : {}),
-        };
-        this.post({ type: 'usage', ...this.meter });
+        this.count(event, event.cost?.total);
         break;
       }
       case 'retry':
         break;
     }
+  }
+
+  /** A subagent's request: part of the chat's spend, not of this context window. */
+  countChild(event: LoopEvent & { type: 'usage' }): void {
+    this.count(event, this.meter?.promptCost);
+  }
+
+  /** The chat's totals: every request (summaries' and subagents' too); cache reads counted once. */
+  private count(event: LoopEvent & { type: 'usage' }, promptCost: number | undefined): void {
+    this.chatTokens = addUsage(this.chatTokens, event.turn);
+    this.chatCost = event.cost && this.chatCost !== undefined ? this.chatCost + event.cost.turn : undefined;
+    this.meter = {
+      contextTokens: this.contextTokens,
+      contextWindow: this.contextWindow,
+      inputTokens: this.chatTokens.inputTokens + this.chatTokens.cacheWriteTokens,
+      outputTokens: this.chatTokens.outputTokens,
+      cacheReadTokens: this.chatTokens.cacheReadTokens,
+      ...(promptCost !== undefined ? { promptCost } : {}),
+      ...(this.chatCost !== undefined ? { chatCost: this.chatCost } : {}),
+    };
+    this.post({ type: 'usage', ...this.meter });
   }
 
   private add(entry: TranscriptEntry): void {

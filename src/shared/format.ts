@@ -1,6 +1,5 @@
 // Numbers as the panel and the CLI both show them.
 
-/** `$0.0123` below a dollar (a cheap turn stays visible), `$1.23` above. */
 /** 512 B, 34 KB, 2.1 MB. */
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -8,4 +7,5 @@ export function formatSize(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
+/** `$0.0123` below a dollar (a cheap turn stays visible), `$1.23` above. */
 export const formatUsd = (usd: number): string => `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;

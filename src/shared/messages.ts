@@ -42,6 +42,48 @@ export const TranscriptEntry = z.discriminatedUnion('kind', [
 ]);
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
 
+export const AGENT_STATUSES = ['pending', 'running', 'completed', 'failed', 'interrupted'] as const;
+export const AGENT_TYPE_NAMES = ['orchestrator', 'planner', 'developer', 'explorer'] as const;
+export type AgentTypeName = (typeof AGENT_TYPE_NAMES)[number];
+export const isAgentType = (value: string): value is AgentTypeName => (AGENT_TYPE_NAMES as readonly string[]).includes(value);
+/** A subagent's name: what `task` calls it, what cards and the strip show. */
+export const AGENT_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,39}$/;
+
+/** One subagent as its parent, the strip and taskstatus see it (saved with the session). */
+export const AgentInfo = z.object({
+  name: z.string().regex(AGENT_NAME),
+  type: z.enum(AGENT_TYPE_NAMES),
+  /** Who started it: `main`, or another subagent's name. */
+  parent: z.string().max(100),
+  depth: z.number().int().min(1).max(10),
+  status: z.enum(AGENT_STATUSES),
+  background: z.boolean(),
+  /** The last task prompt it was given (bounded). */
+  prompt: z.string().max(4000),
+  /** Its latest text: the final answer once it ended, else what it last said. */
+  lastText: z.string().max(20_000),
+  /** Model turns, and tokens as the provider counted them (input, output, cache reads and writes). */
+  turns: z.number().int().min(0),
+  tokens: z.number().int().min(0),
+  /** USD, when the model's price is known. */
+  cost: z.number().min(0).optional(),
+  /** When it last started (ms since the epoch), and how long it has run in all. */
+  startedAt: z.number().min(0),
+  elapsedMs: z.number().min(0),
+  /** It waits for the person: an approval card or a question of its own. */
+  waiting: z.enum(['approval', 'question']).optional(),
+  /** Which bound stopped it, or why it failed or was interrupted. */
+  stoppedBy: z.string().max(2000).optional(),
+  /** The tools its registry holds: its type's table, bound. */
+  tools: z.array(z.string().max(100)).max(500),
+  /** The todo ids the task completes. */
+  todoIds: z.array(z.string().max(100)).max(50),
+  /** Where its transcript is kept, when it is saved. */
+  transcript: z.string().max(4096).optional(),
+});
+export type AgentInfo = z.infer<typeof AgentInfo>;
+export type AgentStatus = AgentInfo['status'];
+
 /** A command shown on an approval card: in full, up to the bash tool's own limit. */
 export const CARD_COMMAND_CHARS = 100_000;
 
@@ -94,6 +136,9 @@ export const ApprovalCard = z.object({
   canAlways: z.boolean(),
   /** Whether the proposal can be opened in VS Code's diff editor. */
   canOpenDiff: z.boolean(),
+  /** A subagent's call: its name and type label the card. */
+  agent: z.string().regex(AGENT_NAME).optional(),
+  agentType: z.enum(AGENT_TYPE_NAMES).optional(),
 });
 export type ApprovalCard = z.infer<typeof ApprovalCard>;
 
@@ -124,6 +169,7 @@ export const QuestionRequest = z.object({
   id,
   /** Who asks: `main`, or a subagent's name (its questions are labelled with it). */
   agent: z.string().max(100),
+  agentType: z.enum(AGENT_TYPE_NAMES).optional(),
   questions: z.array(Question).min(1).max(MAX_QUESTIONS),
 });
 export type QuestionRequest = z.infer<typeof QuestionRequest>;
@@ -157,17 +203,24 @@ const Meter = z.object({
 });
 export type Meter = z.infer<typeof Meter>;
 
+/** One entry appended: the host sends deltas, never the transcript again. */
+const AppendMessage = z.object({ type: z.literal('append'), entry: TranscriptEntry });
+/** More text for an assistant entry. */
+const DeltaMessage = z.object({ type: z.literal('delta'), id, text: z.string().max(1_000_000) });
+/** A tool card's new status and output. */
+const ToolMessage = z.object({ type: z.literal('tool'), id, status: ToolStatus, output: z.string().max(TOOL_CARD_CHARS), headline: z.string().max(TOOL_HEADLINE_CHARS).optional() });
+/** How a transcript grows: the main one's and an open subagent's alike. */
+export const TranscriptUpdate = z.discriminatedUnion('type', [AppendMessage, DeltaMessage, ToolMessage]);
+export type TranscriptUpdate = z.infer<typeof TranscriptUpdate>;
+
 /** Host -> webview. */
 export const HostMessage = z.discriminatedUnion('type', [
   /** The whole conversation, sent once when the webview (re)loads or a chat starts. */
   z.object({ type: z.literal('init'), entries: z.array(TranscriptEntry).max(100_000), model: ModelStatus, meter: Meter.optional() }),
-  /** One entry appended: the host sends deltas, never the transcript again. */
-  z.object({ type: z.literal('append'), entry: TranscriptEntry }),
+  AppendMessage,
   z.object({ type: z.literal('model'), model: ModelStatus }),
-  /** More text for an assistant entry. */
-  z.object({ type: z.literal('delta'), id, text: z.string().max(1_000_000) }),
-  /** A tool card's new status and output. */
-  z.object({ type: z.literal('tool'), id, status: ToolStatus, output: z.string().max(TOOL_CARD_CHARS), headline: z.string().max(TOOL_HEADLINE_CHARS).optional() }),
+  DeltaMessage,
+  ToolMessage,
   /** The token meter: how full the context window is, and what this chat has used. */
   Meter.extend({ type: z.literal('usage') }),
   /** Models found for the first-run choices: a local Ollama's (localhost:11434) and VS Code's. */
@@ -193,6 +246,11 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('todos'), todos: z.array(TodoItem).max(1000), problem: z.string().max(2000).optional() }),
   /** Plan mode on or off (the banner). */
   z.object({ type: z.literal('mode'), mode: Mode }),
+  /** The conversation's subagents as they are now (the strip). */
+  z.object({ type: z.literal('agents'), agents: z.array(AgentInfo).max(200) }),
+  /** A subagent's transcript, opened read-only: whole once, then its updates. */
+  z.object({ type: z.literal('agentView'), name: z.string().regex(AGENT_NAME), entries: z.array(TranscriptEntry).max(100_000) }),
+  z.object({ type: z.literal('agentUpdate'), name: z.string().regex(AGENT_NAME), update: TranscriptUpdate }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -211,6 +269,11 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('answerQuestions'), id, answers: z.record(z.string().max(100), z.string().max(20_000)) }),
   /** The person closed the modal without answering. */
   z.object({ type: z.literal('dismissQuestions'), id }),
+  /** Open a subagent's transcript (read-only), or go back to the chat. */
+  z.object({ type: z.literal('openAgent'), name: z.string().regex(AGENT_NAME) }),
+  z.object({ type: z.literal('closeAgent') }),
+  /** Stop one subagent (and those it started). */
+  z.object({ type: z.literal('stopAgent'), name: z.string().regex(AGENT_NAME) }),
   /** The person ticked, renamed or deleted a todo in the panel. */
   z.object({
     type: z.literal('editTodo'),

@@ -3,7 +3,7 @@
 // (POST /v1/chat/completions). Each request takes the next scripted reply:
 //   { text?, toolCalls?: [{ id, name, arguments }], thinking?, cut?: 'in-tool-call',
 //     status?, retryAfter?, stall? }
-// and every request body is recorded (an Anthropic request without `stream` gets the
+// `route(name, …)` scripts one subagent's requests apart from the rest, and every request body is recorded (an Anthropic request without `stream` gets the
 // message as JSON). Loopback only.
 import http from 'node:http';
 
@@ -58,6 +58,24 @@ function openaiChunks(reply, model) {
 export async function startModelServer({ port = 0, models = ['fake-model'] } = {}) {
   const queue = [];
   let always;
+  /** Replies for one subagent's requests, by its name (found in its system prompt), so concurrent children each get theirs. */
+  const routes = new Map();
+  const systemOf = (body) => {
+    try {
+      const parsed = JSON.parse(body);
+      return JSON.stringify(parsed.system ?? parsed.messages?.[0]?.content ?? '');
+    } catch {
+      return '';
+    }
+  };
+  const routedReply = (body) => {
+    if (routes.size === 0 || !body) return undefined;
+    const system = systemOf(body);
+    for (const [name, replies] of routes) {
+      if (system.includes(`You are the subagent \\"${name}\\"`) && replies.length > 0) return replies.shift();
+    }
+    return undefined;
+  };
   const requests = [];
   const open = new Set();
   const server = http.createServer((req, res) => {
@@ -71,7 +89,7 @@ export async function startModelServer({ port = 0, models = ['fake-model'] } = {
       }
       const protocol = req.url.startsWith('/v1/messages') ? 'anthropic' : req.url.startsWith('/v1/chat/completions') ? 'openai' : undefined;
       requests.push({ method: req.method, url: req.url, headers: req.headers, body: body ? JSON.parse(body) : undefined });
-      const reply = queue.shift() ?? always;
+      const reply = routedReply(body) ?? queue.shift() ?? always;
       if (!protocol || !reply) {
         res.writeHead(protocol ? 500 : 404, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { type: 'fake_server', message: protocol ? 'no scripted reply left' : `${req.url} is not served` } }));
@@ -113,6 +131,17 @@ export async function startModelServer({ port = 0, models = ['fake-model'] } = {
     requests,
     script(...replies) {
       queue.push(...replies);
+    },
+    /** Replies for the subagent `name` only (matched by its system prompt), in order. */
+    route(name, ...replies) {
+      routes.set(name, [...(routes.get(name) ?? []), ...replies]);
+    },
+    /** Drops every scripted reply not yet used, and the recorded requests (between tests). */
+    reset() {
+      queue.length = 0;
+      requests.length = 0;
+      routes.clear();
+      always = undefined;
     },
     /** The reply for every request once the script is used up (for real agent CLIs, which may ask more than once). */
     always(reply) {

@@ -125,3 +125,43 @@ describe('peon run', () => {
     }
   });
 });
+
+describe('peon run with subagents (in-process)', () => {
+  test.each([0, 1])('--json events carry the agent name; a background task is waited for and its report answered (%s)', async (i) => {
+    const [, flags] = protocols()[i]!;
+    const root = makeWorkspace({ 'a.txt': 'alpha\n' });
+    const state = tempDir();
+    server.script(
+      { toolCalls: [{ id: 't1', name: 'task', arguments: JSON.stringify({ name: 'scout', subagent_type: 'explorer', prompt: 'What is in a.txt?', background: true }) }] },
+      { text: 'Scout is on it.' },
+    );
+    server.route('scout', { toolCalls: [{ id: 's1', name: 'read', arguments: '{"path":"a.txt"}' }] }, { text: 'a.txt says alpha.' });
+    server.script({ text: 'Scout found: alpha.' });
+    const r = await peonRun(['--workspace', root, ...flags, '--model', 'm', '--json', 'look'], { PEON_STATE_DIR: state });
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { agent: string; type: string; [k: string]: unknown });
+    expect(new Set(events.map((e) => e.agent))).toEqual(new Set(['cli', 'scout']));
+    expect(events.filter((e) => e.agent === 'scout').map((e) => e.type)).toContain('tool_call');
+    const finals = events.filter((e) => e.type === 'final' && e.agent === 'cli');
+    expect(finals.at(-1)).toMatchObject({ text: 'Scout found: alpha.' });
+    const last = server.requests.at(-1)!.body as { messages: unknown[] };
+    expect(JSON.stringify(last.messages)).toContain('a.txt says alpha.');
+    // Its transcript is saved under the state folder, and the report says where.
+    const dirs = fs.readdirSync(path.join(state, 'runs'));
+    expect(fs.existsSync(path.join(state, 'runs', dirs[0]!, 'agents', 'scout.jsonl'))).toBe(true);
+    expect(JSON.stringify(last.messages)).toContain(`Transcript: ${path.join(state, 'runs', dirs[0]!, 'agents', 'scout.jsonl')}`);
+    server.reset();
+  });
+
+  test('human mode: a subagent\'s calls are marked with its name, and its spend is shown', async () => {
+    const root = makeWorkspace({ 'a.txt': 'alpha\n' });
+    server.script({ toolCalls: [{ id: 't1', name: 'task', arguments: JSON.stringify({ name: 'scout', subagent_type: 'explorer', prompt: 'Read a.txt.' }) }] }, { text: 'Done.' });
+    server.route('scout', { toolCalls: [{ id: 's1', name: 'read', arguments: '{"path":"a.txt"}' }] }, { text: 'alpha.' });
+    const r = await peonRun(['--workspace', root, '--provider', 'anthropic', '--base-url', server.anthropicUrl, '--model', 'm', 'look']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('  [scout] → read {"path":"a.txt"}');
+    expect(r.stdout).toContain('✓ scout (explorer) finished · 2 turns · 340 tokens');
+    expect(r.stderr).toContain('peon: subagents 340 tokens (scout completed 340)');
+    server.reset();
+  });
+});

@@ -16,7 +16,7 @@ describe('webview -> host messages are validated', () => {
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'editTodo' \| 'setup' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'editTodo' \| 'setup' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -81,6 +81,9 @@ test('dispatch calls the handler of the message type, and only it', () => {
     answerQuestions: () => seen.push('answerQuestions'),
     dismissQuestions: () => seen.push('dismissQuestions'),
     editTodo: () => seen.push('editTodo'),
+    openAgent: () => seen.push('openAgent'),
+    closeAgent: () => seen.push('closeAgent'),
+    stopAgent: () => seen.push('stopAgent'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
   dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });

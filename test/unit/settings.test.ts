@@ -65,7 +65,7 @@ describe('model status', () => {
   });
 });
 
-test('the defaults are the declared ones: no judge model, compaction at 80%, bash timeouts, the agents\' argument vectors, the web\'s', () => {
+test('the defaults are the declared ones: no judge model, compaction at 80%, bash timeouts, the agents\' argument vectors, the web\'s, the subagents\' bounds', () => {
   expect(DEFAULTS).toEqual({
     'peon.compaction.threshold': 0.8,
     'peon.permission.judge': false,
@@ -77,5 +77,11 @@ test('the defaults are the declared ones: no judge model, compaction at 80%, bas
     'peon.web.allowedHosts': [],
     'peon.web.search.endpoint': 'https://html.duckduckgo.com/html/',
     'peon.web.timeoutSeconds': 30,
+    'peon.subagents.maxDepth': 2,
+    'peon.subagents.maxConcurrent': 3,
+    'peon.subagents.maxTurns': 40,
+    'peon.subagents.maxTokens': 1_000_000,
+    'peon.subagents.maxSeconds': 1200,
+    'peon.subagents.sessionTokens': 5_000_000,
   });
 });

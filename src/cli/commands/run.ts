@@ -7,6 +7,7 @@ import { modelClient } from '../../core/model/clients';
 import type { ModelClient } from '../../core/model/modelClient';
 import { stripTerminalEscapes } from '../../core/process/terminalText';
 import type { SettingValues } from '../../core/settings';
+import type { AgentInfo } from '../../shared/messages';
 import { formatUsd } from '../../shared/format';
 import { parseArgs, UsageError } from '../args';
 import type { CliIo } from '../io';
@@ -37,6 +38,23 @@ function usageLine(event: LoopEvent & { type: 'usage' }): string {
   const t = event.total;
   const tokens = `${t.inputTokens} in, ${t.outputTokens} out, ${t.cacheReadTokens} cache read, ${t.cacheWriteTokens} cache write`;
   return `peon: ${tokens}${event.cost ? ` · ${formatUsd(event.cost.total)}` : ' · cost unknown'}\n`;
+}
+
+/** The subagents' share, per child: they count in the session's spend. */
+function agentsLine(agents: readonly AgentInfo[]): string {
+  if (agents.length === 0) return '';
+  const total = agents.reduce((sum, a) => sum + a.tokens, 0);
+  const cost = agents.every((a) => a.cost !== undefined) ? ` · ${formatUsd(agents.reduce((sum, a) => sum + (a.cost ?? 0), 0))}` : '';
+  return `peon: subagents ${total} tokens${cost} (${agents.map((a) => `${a.name} ${a.status} ${a.tokens}`).join(', ')})\n`;
+}
+
+/** A subagent's calls and its end, one line each, marked with its name (its text is in its report). */
+function humanAgent(name: string, event: LoopEvent, io: CliIo): void {
+  const who = `  [${shown(name)}]`;
+  if (event.type === 'tool_call') io.stdout(`${who} → ${shown(event.call.name)} ${shown(event.call.arguments.slice(0, 200))}\n`);
+  else if (event.type === 'tool_result' && !event.outcome.ok) io.stdout(`${who} Error (${event.outcome.error.code}): ${shown(event.outcome.error.message.slice(0, 300))}\n`);
+  else if (event.type === 'tool_result' && 'headline' in event.outcome && event.outcome.headline) io.stdout(`${who} ✓ ${shown(event.outcome.headline)}\n`);
+  else if (event.type === 'final') io.stdout(`${who} ended (${event.reason})\n`);
 }
 
 /**
@@ -86,6 +104,8 @@ export const runCommand = {
     if (prompt === '') throw new UsageError('peon run needs a prompt.');
     const provider = args.values.provider;
     if (provider !== undefined && provider !== 'anthropic' && provider !== 'openai') throw new UsageError(`--provider takes anthropic or openai, not ${JSON.stringify(provider)}.`);
+    const json = args.flags.has('json');
+    // --json: every event carries the agent's name; a subagent's go out as they happen.
     const host = openToolHost({
       workspace: args.values.workspace,
       config: args.values.config,
@@ -95,13 +115,16 @@ export const runCommand = {
         ...(args.values.model ? { 'peon.model.id': args.values.model } : {}),
         ...(args.values['base-url'] ? { 'peon.model.baseUrl': args.values['base-url'] } : {}),
       },
+      agentHooks: { onAgentEvent: (name, event) => (json ? io.stdout(`${JSON.stringify({ agent: name, ...event })}\n`) : humanAgent(name, event, io)) },
     });
     try {
       for (const warning of host.warnings) io.stderr(`peon: ${warning}\n`);
       const client = makeClient(host.settings.values);
-      const json = args.flags.has('json');
       const last = {};
-      await host.conversation.turn(prompt, client, (event) => (json ? io.stdout(`${JSON.stringify(event)}\n`) : human(event, io, last)));
+      const agent = host.conversation.name;
+      // settle: background subagents still running when the model stops are waited for, and their reports answered.
+      await host.conversation.turn(prompt, client, (event) => (json ? io.stdout(`${JSON.stringify({ agent, ...event })}\n`) : human(event, io, last)), { settle: true });
+      if (!json) io.stderr(agentsLine(host.conversation.subagents.list()));
     } finally {
       host.close();
     }

@@ -9,7 +9,7 @@ export const toolsCommand = {
     const args = parseArgs(argv, ['workspace', 'config'], ['json']);
     const { warnings } = loadSettings(args.values.config, args.values.workspace ?? process.cwd());
     for (const warning of warnings) io.stderr(`peon: ${warning}\n`);
-    const tools = registryFor('main', true).list();
+    const tools = registryFor('orchestrator', { trusted: true }).list();
     if (args.flags.has('json')) {
       const rows = tools.map((t) => ({ name: t.name, risk: t.risk, description: t.description, inputSchema: t.inputSchema }));
       io.stdout(`${JSON.stringify(rows, null, 2)}\n`);

@@ -39,6 +39,11 @@ export interface LoopOptions {
    * reminder, the open todos), read afresh each time: compaction cannot lose it.
    */
   readonly reminders?: () => Promise<readonly string[]>;
+  /**
+   * Messages that arrived while the turn ran (a background subagent's report), read
+   * before each model request; each joins the history as a user message.
+   */
+  readonly incoming?: () => readonly string[];
   readonly tools: readonly ToolSpec[];
   readonly signal: AbortSignal;
   readonly onEvent: (event: LoopEvent) => void;
@@ -77,7 +82,7 @@ export async function runAgentTurn(
   history: HistoryItem[],
   prompt: string,
   options: LoopOptions,
-): Promise<{ reason: FinalReason; text: string; usage: Usage; contextTokens: number }> {
+): Promise<{ reason: FinalReason; text: string; usage: Usage; contextTokens: number; steps: number }> {
   const maxSteps = options.maxSteps ?? 50;
   const maxRepeats = options.maxRepeatedFailures ?? 3;
   const failures = new Map<string, number>();
@@ -95,12 +100,15 @@ export async function runAgentTurn(
     const cost = price ? { turn: costOf(turn, price), total: costOf(total, price) } : undefined;
     options.onEvent({ type: 'usage', turn, total, ...(cost ? { cost } : {}), ...(compaction ? { compaction: true as const } : {}) });
   };
+  let steps = 0;
   const finish = (reason: FinalReason, error?: string) => {
     options.onEvent({ type: 'final', reason, text: lastText, ...(error ? { error } : {}) });
-    return { reason, text: lastText, usage: total, contextTokens };
+    return { reason, text: lastText, usage: total, contextTokens, steps };
   };
 
   for (let step = 0; step < maxSteps; step++) {
+    steps = step + 1;
+    for (const text of options.incoming?.() ?? []) remember({ role: 'user', text });
     const policy = options.compaction;
     if (policy && contextTokens > policy.contextWindow * policy.threshold) {
       try {

@@ -1,11 +1,18 @@
-// The system prompt: the reviewed text in systemPrompt.md, the project's own instructions
+// The system prompt: the reviewed text of the agent's type (systemPrompt.md for the
+// orchestrator, prompts/<type>.md for the others), the project's own instructions
 // (AGENTS.md, .peon/instructions.md) and the environment (DESIGN.md §6).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ToolSpec } from '../model/modelClient';
 import type { Workspace } from '../workspace/workspace';
-import base from './systemPrompt.md';
+import type { AgentType } from '../conversation/agentTypes';
+import developer from './prompts/developer.md';
+import explorer from './prompts/explorer.md';
+import planner from './prompts/planner.md';
+import orchestrator from './systemPrompt.md';
+
+const BASE: Readonly<Record<AgentType, string>> = { orchestrator, planner, developer, explorer };
 
 const INSTRUCTION_FILES = ['AGENTS.md', path.join('.peon', 'instructions.md')];
 const MAX_INSTRUCTION_CHARS = 20_000;
@@ -15,6 +22,10 @@ export interface PromptEnvironment {
   readonly tools: readonly ToolSpec[];
   readonly date: Date;
   readonly platform?: string;
+  /** Default: the orchestrator (the main agent). */
+  readonly type?: AgentType;
+  /** A subagent: its name and who started it (its final message is their report). */
+  readonly subagent?: { readonly name: string; readonly parent: string };
 }
 
 function instructions(root: string): string[] {
@@ -40,7 +51,8 @@ export function buildSystemPrompt(env: PromptEnvironment): string {
     `Date: ${env.date.toISOString().slice(0, 10)}`,
     `Workspace folders (the first is the root; paths are relative to it):\n${folders}`,
     `Tools: ${env.tools.map((t) => t.name).join(', ')}`,
+    ...(env.subagent ? [`You are the subagent "${env.subagent.name}" (${env.type ?? 'orchestrator'}), started by "${env.subagent.parent}".`] : []),
     '</environment>',
   ].join('\n');
-  return [base.trim(), environment, ...instructions(env.workspace.root.root)].join('\n\n');
+  return [BASE[env.type ?? 'orchestrator'].trim(), environment, ...instructions(env.workspace.root.root)].join('\n\n');
 }

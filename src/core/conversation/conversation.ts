@@ -5,6 +5,9 @@
 // host hooks: approver, question asker, progress, diagnostics, unsaved-buffer check,
 // storage folders.
 import { runAgentTurn, type FinalReason, type LoopEvent } from '../agent/loop';
+import type { AgentInfo } from '../../shared/messages';
+import { AgentStore, type LoadedAgent } from '../sessions/agentStore';
+import type { SessionGrants } from '../permissions/grants';
 import { buildSystemPrompt } from '../agent/systemPrompt';
 import type { HistoryItem, ModelClient, ToolSpec, Usage } from '../model/modelClient';
 import { priceOf, windowOf, type Price } from '../model/modelInfo';
@@ -13,7 +16,7 @@ import { modelJudge, type CommandJudge } from '../permissions/judgeModel';
 import { permissionConfig, type PermissionConfig } from '../permissions/rules';
 import { locateRipgrep, type LocateOptions } from '../search/ripgrep';
 import type { SettingLayers, SettingValues } from '../settings';
-import type { QuestionAsker, ToolContext, WebAccess } from '../tools/contract';
+import type { QuestionAsker, SubagentControl, ToolContext, WebAccess } from '../tools/contract';
 import { DEFAULT_LIMITS } from '../tools/contract';
 import type { ToolRegistry } from '../tools/registry';
 import { TodoStore } from '../todos/todoStore';
@@ -24,6 +27,7 @@ import { registryFor, startingMode, type AgentType } from './agentTypes';
 import { CallPipeline, type ToolCallOutcome } from './pipeline';
 import { remindersFor } from './reminders';
 import { ConversationState, type SavedState } from './state';
+import { Subagents, type ChildSpec } from './subagents';
 
 /** What a face supplies: how to reach the person and the editor, and where to keep things. */
 export interface ConversationHooks {
@@ -44,6 +48,35 @@ export interface ConversationHooks {
   readonly onState?: (state: SavedState) => void;
   /** How webfetch and websearch reach the web: the person's proxy (read on every request). */
   readonly web?: WebAccess;
+  /** Where subagents' transcripts are saved (a folder per session); undefined until known. */
+  readonly agentsDir?: () => string | undefined;
+  /** A subagent's record changed (status, spend, waiting): the strip shows it. */
+  readonly onAgent?: (info: AgentInfo) => void;
+  /** A subagent's loop events, for its transcript and the session's meter. */
+  readonly onAgentEvent?: (name: string, event: LoopEvent) => void;
+  /** Live output of a subagent's running call. */
+  readonly onAgentProgress?: (name: string, text: string) => void;
+}
+
+/** A subagent's place in its session: built by Subagents, never by a face. */
+export interface ChildLink {
+  readonly subagents: Subagents;
+  readonly spec: ChildSpec;
+  /** What the person allowed for this session holds for its subagents too. */
+  readonly grants: SessionGrants;
+}
+
+export interface TurnOptions {
+  /** Also stops the turn (a subagent's bounds, its parent's Stop). */
+  readonly signal?: AbortSignal;
+  /** Model turns at most (default 50). */
+  readonly maxSteps?: number;
+  /**
+   * Do not end while background subagents this conversation started still run: wait
+   * for them, then go on with their reports (a subagent, and `peon run`, whose outcome
+   * would otherwise be lost).
+   */
+  readonly settle?: boolean;
 }
 
 export interface ConversationSetup {
@@ -67,6 +100,10 @@ export interface ConversationSetup {
   /** Cancels everything this conversation runs (the CLI's SIGINT/SIGTERM). */
   readonly signal?: AbortSignal;
   readonly env?: NodeJS.ProcessEnv;
+  /** A resumed session's subagents (their records and histories); one that was running reads interrupted. */
+  readonly agents?: readonly LoadedAgent[];
+  /** Set by Subagents for a child conversation. */
+  readonly child?: ChildLink;
 }
 
 export interface TurnResult {
@@ -77,31 +114,38 @@ export interface TurnResult {
 
 export class Conversation {
   readonly workspace: Workspace;
+  readonly type: AgentType;
   private registry: ToolRegistry;
   private toolSpecs: readonly ToolSpec[];
   private trusted: boolean;
   readonly state: ConversationState;
   readonly todos: TodoStore;
   readonly history: HistoryItem[];
+  /** Every subagent of this session (a child shares its root's). */
+  readonly subagents: Subagents;
   private permissions: PermissionConfig;
   private settings: SettingValues;
+  private layers: SettingLayers;
   private context: Omit<ToolContext, 'signal'>;
   private direct: CallPipeline;
   private running: AbortController | undefined;
   private contextTokens = 0;
 
   constructor(private readonly setup: ConversationSetup) {
-    const type = setup.agentType ?? 'main';
+    this.type = setup.agentType ?? 'orchestrator';
     this.workspace = new Workspace(setup.folders.map((f) => ({ ...(f.name ? { name: f.name } : {}), path: f.path })));
     this.trusted = setup.trusted ?? true;
-    this.registry = registryFor(type, this.trusted);
+    this.registry = this.buildRegistry();
     this.toolSpecs = specsOf(this.registry);
     this.permissions = permissionConfig(setup.layers);
     this.settings = setup.settings;
-    this.state = new ConversationState(setup.state ?? { mode: startingMode(type), grants: [] });
+    this.layers = setup.layers;
+    const startMode = setup.child?.spec.planInherited ? 'plan' : startingMode(this.type);
+    this.state = new ConversationState(setup.state ?? { mode: startMode, grants: [] }, setup.child?.grants);
     if (setup.hooks.onState) this.state.onChange(setup.hooks.onState);
     this.todos = new TodoStore(this.workspace.root.root);
     this.history = [...(setup.history ?? [])];
+    this.subagents = setup.child?.subagents ?? this.rootSubagents();
     const { hooks } = setup;
     this.context = {
       workspace: this.workspace,
@@ -123,6 +167,81 @@ export class Conversation {
     this.direct = this.pipeline(setup.signal ?? new AbortController().signal);
   }
 
+  /** Its type's table, bound: a tool outside it does not exist for this agent. */
+  private buildRegistry(): ToolRegistry {
+    return registryFor(this.type, { trusted: this.trusted, planInherited: this.setup.child?.spec.planInherited ?? false });
+  }
+
+  /** The session's subagents, owned by the main conversation; each child is assembled here, like it. */
+  private rootSubagents(): Subagents {
+    const { hooks } = this.setup;
+    const agentsDir = hooks.agentsDir;
+    let store: AgentStore | undefined;
+    const subagents: Subagents = new Subagents({
+      settings: () => this.settings,
+      open: (spec): Conversation => this.openChild(spec, subagents),
+      todos: this.todos,
+      store: () => {
+        const dir = agentsDir?.();
+        if (dir && store?.dir !== dir) store = new AgentStore(dir);
+        return dir ? store : undefined;
+      },
+      ...(this.setup.signal ? { signal: this.setup.signal } : {}),
+      ...(hooks.onAgent ? { onAgent: hooks.onAgent } : {}),
+      ...(hooks.onAgentEvent ? { onAgentEvent: hooks.onAgentEvent } : {}),
+      ...(hooks.onAgentProgress ? { onAgentProgress: hooks.onAgentProgress } : {}),
+    });
+    if (this.setup.agents) subagents.restore(this.setup.agents);
+    return subagents;
+  }
+
+  /** A child conversation: the same composition root, its own type, history and mode; the same gate, person and session grants. */
+  private openChild(spec: ChildSpec, subagents: Subagents): Conversation {
+    const { hooks } = this.setup;
+    const label = { agent: spec.name, agentType: spec.type };
+    return new Conversation({
+      ...this.setup,
+      agentType: spec.type,
+      agent: spec.name,
+      settings: this.settings,
+      layers: this.layers,
+      trusted: this.trusted,
+      history: spec.history,
+      state: undefined,
+      agents: undefined,
+      child: { subagents, spec, grants: this.state.grants },
+      hooks: {
+        ...(hooks.diagnostics ? { diagnostics: hooks.diagnostics } : {}),
+        ...(hooks.unsaved ? { unsaved: hooks.unsaved } : {}),
+        ...(hooks.web ? { web: hooks.web } : {}),
+        onHistory: spec.onHistory,
+        onReset: spec.onReset,
+        onProgress: spec.onProgress,
+        // Its approvals and questions go to the same person, labelled with its name and type, and say it waits.
+        approve: async (request, signal) => {
+          spec.onWaiting('approval');
+          try {
+            return await hooks.approve({ ...request, ...label }, signal);
+          } finally {
+            spec.onWaiting(undefined);
+          }
+        },
+        ...(hooks.ask
+          ? {
+              ask: async (request, signal) => {
+                spec.onWaiting('question');
+                try {
+                  return await hooks.ask!({ ...request, ...label }, signal);
+                } finally {
+                  spec.onWaiting(undefined);
+                }
+              },
+            }
+          : {}),
+      },
+    });
+  }
+
   /**
    * New settings for the turns to come (the person edited them): rules, limits and the
    * model's options. History, state, snapshots and todos stay.
@@ -131,18 +250,28 @@ export class Conversation {
     // Workspace Trust granted (or withdrawn) while the chat goes on: its tools follow.
     if (trusted !== this.trusted) {
       this.trusted = trusted;
-      this.registry = registryFor(this.setup.agentType ?? 'main', trusted);
+      this.registry = this.buildRegistry();
       this.toolSpecs = specsOf(this.registry);
     }
     this.settings = settings;
+    this.layers = layers;
     this.permissions = permissionConfig(layers);
     this.context = { ...this.context, settings, timeoutMs: timeoutOf(settings) };
     this.direct = this.pipeline(this.setup.signal ?? new AbortController().signal);
   }
 
+  /** Who this conversation is on cards and in reports: `main`, `cli`, a subagent's name. */
+  get name(): string {
+    return this.setup.agent;
+  }
+
   /** The tools this conversation may call now. */
   get tools(): ToolRegistry {
     return this.registry;
+  }
+
+  get toolNames(): string[] {
+    return this.registry.list().map((t) => t.name);
   }
 
   /** What the model is shown of them. */
@@ -159,9 +288,10 @@ export class Conversation {
     return this.running !== undefined;
   }
 
-  /** Stops the turn in flight: its calls are cancelled, its cards and questions withdrawn. */
+  /** Stops the turn in flight — its calls cancelled, its cards and questions withdrawn — and every subagent. */
   stop(): void {
     this.running?.abort();
+    if (!this.setup.child) this.subagents.stopAll();
   }
 
   /** One tool call outside a model turn (`peon tool`), in order with the others. */
@@ -170,34 +300,50 @@ export class Conversation {
   }
 
   /** One user prompt, run by the agent loop to its end. */
-  async turn(prompt: string, client: ModelClient, onEvent: (event: LoopEvent) => void): Promise<TurnResult> {
+  async turn(prompt: string, client: ModelClient, onEvent: (event: LoopEvent) => void, options: TurnOptions = {}): Promise<TurnResult> {
     if (this.running) throw new Error('A turn is already running in this conversation.');
     const controller = new AbortController();
-    const signal = this.setup.signal ? AbortSignal.any([this.setup.signal, controller.signal]) : controller.signal;
+    const signal = AbortSignal.any([controller.signal, ...(this.setup.signal ? [this.setup.signal] : []), ...(options.signal ? [options.signal] : [])]);
     this.running = controller;
     try {
       const { hooks } = this.setup;
       const settings = this.settings;
       const judge = settings['peon.permission.judge'] ? modelJudge(client, signal) : undefined;
-      const result = await runAgentTurn(this.history, prompt, {
-        client,
-        session: this.pipeline(signal, judge),
-        system: buildSystemPrompt({ workspace: this.workspace, tools: this.specs, date: new Date() }),
-        tools: this.specs,
-        reminders: () => remindersFor(this.state.current, this.todos),
-        signal,
-        contextTokens: this.contextTokens,
-        compaction: {
-          contextWindow: windowOf(client),
-          threshold: settings['peon.compaction.threshold'] ?? 0.8,
-          keepTurns: 2,
-          memoryRoot: this.workspace.root.root,
-          ...(hooks.onReset ? { onCompacted: hooks.onReset } : {}),
-        },
-        onEvent,
-        ...(hooks.onHistory ? { onHistory: hooks.onHistory } : {}),
-        ...withPrice(settings, client),
-      });
+      const name = this.setup.agent;
+      const run = (text: string, maxSteps: number) =>
+        runAgentTurn(this.history, text, {
+          client,
+          session: this.pipeline(signal, judge, this.subagentControl(client)),
+          system: buildSystemPrompt({ workspace: this.workspace, tools: this.specs, date: new Date(), type: this.type, ...(this.setup.child ? { subagent: { name, parent: this.setup.child.spec.parent } } : {}) }),
+          tools: this.specs,
+          reminders: () => remindersFor(this.state.current, this.todos, this.registry.get('exitplanmode') !== undefined),
+          // A background subagent that ended: its report joins the next request.
+          incoming: () => this.subagents.drain(name),
+          signal,
+          maxSteps,
+          contextTokens: this.contextTokens,
+          compaction: {
+            contextWindow: windowOf(client),
+            threshold: settings['peon.compaction.threshold'] ?? 0.8,
+            keepTurns: 2,
+            memoryRoot: this.workspace.root.root,
+            ...(hooks.onReset ? { onCompacted: hooks.onReset } : {}),
+          },
+          onEvent,
+          ...(hooks.onHistory ? { onHistory: hooks.onHistory } : {}),
+          ...withPrice(settings, client),
+        });
+      let steps = options.maxSteps ?? 50;
+      let result = await run(prompt, steps);
+      steps -= result.steps;
+      while (options.settle && result.reason === 'end_turn' && this.subagents.hasOpen(name) && steps > 0) {
+        await this.subagents.settled(name, signal);
+        const reports = this.subagents.drain(name);
+        if (signal.aborted || reports.length === 0) break;
+        this.contextTokens = result.contextTokens;
+        result = await run(reports.join('\n\n'), steps);
+        steps -= result.steps;
+      }
       this.contextTokens = result.contextTokens;
       return result;
     } finally {
@@ -205,8 +351,17 @@ export class Conversation {
     }
   }
 
-  private pipeline(signal: AbortSignal, judge?: CommandJudge): CallPipeline {
-    return new CallPipeline(this.tools, { ...this.context, signal }, this.setup.hooks.approve, this.permissions, this.state, judge);
+  /** What task and taskstatus reach in this turn: the session's children, with this agent as the caller. */
+  private subagentControl(client: ModelClient | undefined): SubagentControl {
+    const caller = () => ({ name: this.setup.agent, depth: this.setup.child?.spec.depth ?? 0, mode: this.state.current, client });
+    return {
+      task: (request, signal) => this.subagents.task(request, caller(), signal),
+      status: (names) => this.subagents.status(names),
+    };
+  }
+
+  private pipeline(signal: AbortSignal, judge?: CommandJudge, subagents: SubagentControl = this.subagentControl(undefined)): CallPipeline {
+    return new CallPipeline(this.tools, { ...this.context, signal, subagents }, this.setup.hooks.approve, this.permissions, this.state, judge);
   }
 }
 

@@ -14,6 +14,11 @@ export const PLAN_REMINDER = `<plan_mode>
 Plan mode is on. Research and plan only: read, search and run read-only commands. You may write only under ${PLANS_DIR}/ (write the plan there as Markdown). Every other change is refused by Peon itself, not by a prompt: file writes elsewhere, commands that are not read-only (redirections, sed -i, git commit, installs, builds), and delegated agents. When the plan is ready, call exitplanmode with the plan (and, optionally, allow: {files: [globs], commands: [patterns]} for what carrying it out will touch); the user approves it, asks for changes, or keeps you planning.
 </plan_mode>`;
 
+/** The reminder of an agent that stays in plan mode (a planner, an explorer, a subagent started in it). */
+export const STAYING_PLAN_REMINDER = `<plan_mode>
+Plan mode is on for you, and stays on: read, search and run read-only commands only. Any file change outside ${PLANS_DIR}/ and any command that is not read-only is refused by Peon itself. Put what you found, or the plan, in your final answer (a plan may also be written under ${PLANS_DIR}/ if you can write files).
+</plan_mode>`;
+
 const refused = (what: string): string => `Plan mode is on: ${what}. Nothing was done. Plan mode is read-only until the user approves a plan: write the plan under ${PLANS_DIR}/ and call exitplanmode.`;
 
 export const delegateRefusal = (tool: string): string => refused(`${tool} starts another agent, which could change anything`);

@@ -2,12 +2,13 @@
 // reminder, and the todo list while any item is open, so compaction cannot lose either.
 import type { Mode } from '../tools/contract';
 import type { TodoStore } from '../todos/todoStore';
-import { PLAN_REMINDER } from './planMode';
+import { PLAN_REMINDER, STAYING_PLAN_REMINDER } from './planMode';
 
 const OPEN = new Set(['pending', 'in_progress']);
 
-export async function remindersFor(mode: Mode, todos: TodoStore | undefined): Promise<string[]> {
-  const reminders = mode === 'plan' ? [PLAN_REMINDER] : [];
+/** `canExit`: the agent has exitplanmode (a planner, an explorer or a child started in plan mode does not). */
+export async function remindersFor(mode: Mode, todos: TodoStore | undefined, canExit = true): Promise<string[]> {
+  const reminders = mode === 'plan' ? [canExit ? PLAN_REMINDER : STAYING_PLAN_REMINDER] : [];
   let list: Awaited<ReturnType<TodoStore['list']>>['todos'] = [];
   try {
     list = (await todos?.list())?.todos ?? [];

@@ -19,11 +19,13 @@ function restorable(grant: Grant): boolean {
 }
 
 export class ConversationState implements ModeControl {
-  readonly grants = new SessionGrants();
+  readonly grants: SessionGrants;
   private mode: Mode = 'normal';
   private readonly listeners = new Set<(state: SavedState) => void>();
 
-  constructor(saved?: SavedState) {
+  /** `grants`: a subagent shares its session's (what the person allowed holds for it too). */
+  constructor(saved?: SavedState, grants?: SessionGrants) {
+    this.grants = grants ?? new SessionGrants();
     if (saved) this.restore(saved);
     this.grants.onChange(() => this.changed());
   }

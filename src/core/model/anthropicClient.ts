@@ -22,8 +22,23 @@ const parseInput = (args: string): unknown => {
   }
 };
 
+/**
+ * Consecutive user items (tool results, then a subagent's report that arrived meanwhile)
+ * become one user message, as the API expects turns to alternate; tool results first.
+ */
+function mergeUsers(messages: Anthropic.MessageParam[]): Anthropic.MessageParam[] {
+  const merged: Anthropic.MessageParam[] = [];
+  const blocks = (content: Anthropic.MessageParam['content']): Anthropic.ContentBlockParam[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : content);
+  for (const message of messages) {
+    const last = merged[merged.length - 1];
+    if (last?.role === 'user' && message.role === 'user') merged[merged.length - 1] = { role: 'user', content: [...blocks(last.content), ...blocks(message.content)] };
+    else merged.push(message);
+  }
+  return merged;
+}
+
 function toMessages(history: readonly HistoryItem[]): Anthropic.MessageParam[] {
-  return history.map((item): Anthropic.MessageParam => {
+  return mergeUsers(history.map((item): Anthropic.MessageParam => {
     if (item.role === 'user') return { role: 'user', content: item.text };
     if (item.role === 'tool') {
       return {
@@ -35,7 +50,7 @@ function toMessages(history: readonly HistoryItem[]): Anthropic.MessageParam[] {
     if (item.text !== '') content.push({ type: 'text', text: item.text });
     for (const call of item.toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: parseInput(call.arguments) });
     return { role: 'assistant', content };
-  });
+  }));
 }
 
 const STOP: Readonly<Record<string, StopReason>> = { end_turn: 'end_turn', tool_use: 'tool_use', max_tokens: 'max_tokens', stop_sequence: 'end_turn' };

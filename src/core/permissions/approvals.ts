@@ -7,6 +7,8 @@ import type { PermissionDecision } from './gate';
 export interface ApprovalRequest {
   readonly tool: string;
   readonly agent: string;
+  /** A subagent's type (its card is labelled with its name and type). */
+  readonly agentType?: string;
   /** The model's id for the call, when the caller gave one (the panel marks its card as waiting). */
   readonly callId?: string;
   readonly assessment: Assessment;

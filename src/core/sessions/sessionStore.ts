@@ -104,8 +104,14 @@ export class SessionStore {
     return { meta, history, view, ...(state ? { state } : {}) };
   }
 
+  /** Where a session's subagents are saved (agentStore.ts), beside its file. */
+  agentsDir(id: string): string {
+    return this.file(id).replace(/\.jsonl$/, '.agents');
+  }
+
   delete(id: string): void {
     fs.rmSync(this.file(id), { force: true });
+    fs.rmSync(this.agentsDir(id), { recursive: true, force: true });
   }
 }
 

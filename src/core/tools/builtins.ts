@@ -11,6 +11,8 @@ import { globTool } from './glob';
 import { grepTool } from './grep';
 import { listTool } from './list';
 import { readTool } from './read';
+import { taskTool } from './task';
+import { taskstatusTool } from './taskstatus';
 import { ToolRegistry } from './registry';
 import { todoreadTool } from './todoread';
 import { todowriteTool } from './todowrite';
@@ -18,7 +20,7 @@ import { webfetchTool } from './webfetch';
 import { websearchTool } from './websearch';
 import { writeTool } from './write';
 
-export const BUILTIN_TOOLS = [readTool, writeTool, editTool, deleteTool, listTool, globTool, grepTool, bashTool, todoreadTool, todowriteTool, askUserQuestionTool, enterPlanModeTool, exitPlanModeTool, webfetchTool, websearchTool, ...AGENT_TOOLS];
+export const BUILTIN_TOOLS = [readTool, writeTool, editTool, deleteTool, listTool, globTool, grepTool, bashTool, todoreadTool, todowriteTool, askUserQuestionTool, enterPlanModeTool, exitPlanModeTool, webfetchTool, websearchTool, taskTool, taskstatusTool, ...AGENT_TOOLS];
 
 export function builtinRegistry(): ToolRegistry {
   const registry = new ToolRegistry();

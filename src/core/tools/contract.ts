@@ -110,6 +110,25 @@ export interface ToolContext {
   readonly mode?: ModeControl;
   /** How webfetch and websearch reach the web: the person's proxy, and the resolver (default: the system's). */
   readonly web?: WebAccess;
+  /** The conversation's subagents (task, taskstatus); absent where none can start. */
+  readonly subagents?: SubagentControl;
+}
+
+/** A `task` call, validated: which agent, of which type, doing what. */
+export interface TaskRequest {
+  readonly name: string;
+  readonly type: 'orchestrator' | 'planner' | 'developer' | 'explorer';
+  readonly prompt: string;
+  /** Todo ids that move to completed when the task completes. */
+  readonly todoIds: readonly string[];
+  readonly background: boolean;
+}
+
+/** What task and taskstatus reach: the session's children, as the calling agent sees them. */
+export interface SubagentControl {
+  /** Starts or resumes a child; foreground: resolves with its outcome; background: at once. Throws ToolError. */
+  task(request: TaskRequest, signal: AbortSignal): Promise<ToolResult>;
+  status(names?: readonly string[]): ToolResult;
 }
 
 export interface WebAccess {
@@ -124,7 +143,7 @@ export interface WebAccess {
  * dismissed it; Stop aborts `signal`). Never throws for either: a reply is plain data,
  * whichever bundle made it.
  */
-export type QuestionAsker = (request: { readonly agent: string; readonly questions: readonly Question[] }, signal: AbortSignal) => Promise<QuestionReply>;
+export type QuestionAsker = (request: { readonly agent: string; readonly agentType?: string; readonly questions: readonly Question[] }, signal: AbortSignal) => Promise<QuestionReply>;
 export type QuestionReply = { readonly answers: Readonly<Record<string, string>> } | { readonly unanswered: string };
 
 export type { Mode };

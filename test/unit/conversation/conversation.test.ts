@@ -61,11 +61,11 @@ describe('one conversation per agent type', () => {
     const names = conversation.tools.list().map((t) => t.name);
     expect(conversation.specs.map((s) => s.name)).toEqual(names);
     expect(names).toContain('read');
-    if (type === 'main') expect(names).toEqual(expect.arrayContaining(['askuserquestion', 'todoread', 'todowrite', 'enterplanmode', 'exitplanmode', 'agent_claude', 'bash', 'write']));
+    if (type === 'orchestrator') expect(names).toEqual(expect.arrayContaining(['askuserquestion', 'todoread', 'todowrite', 'enterplanmode', 'exitplanmode', 'agent_claude', 'bash', 'write']));
     if (type === 'explorer') expect(names.sort()).toEqual(['bash', 'glob', 'grep', 'list', 'read', 'webfetch', 'websearch']);
     if (type !== 'explorer') expect(names).toEqual(expect.arrayContaining(['webfetch', 'websearch']));
-    if (type !== 'main') expect(names).not.toContain('askuserquestion');
-    if (type !== 'main') expect(names.some((n) => n.startsWith('agent_'))).toBe(false);
+    if (type !== 'orchestrator') expect(names).not.toContain('askuserquestion');
+    if (type !== 'orchestrator') expect(names.some((n) => n.startsWith('agent_'))).toBe(false);
     expect(conversation.state.current).toBe(type === 'planner' || type === 'explorer' ? 'plan' : 'normal');
   });
 

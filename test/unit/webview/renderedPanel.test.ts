@@ -189,6 +189,43 @@ describe('model output in the panel', () => {
     await view.page.close();
   }, 30_000);
 
+  test('subagents: the strip shows each with its status and spend, a labelled card, Stop per child, and a transcript opened read-only', async () => {
+    const view = await openStandaloneWebview(browser);
+    const base = { parent: 'main', depth: 1, background: true, prompt: 'x', lastText: '', turns: 2, tools: ['read', 'grep', 'bash'], todoIds: [], startedAt: Date.now() - 5000, elapsedMs: 0 };
+    const agents = [
+      { ...base, name: 'scout', type: 'explorer', status: 'running', tokens: 12_400, cost: 0.0123, waiting: 'approval' },
+      { ...base, name: 'builder', type: 'developer', status: 'completed', tokens: 800, elapsedMs: 65_000, startedAt: 0 },
+    ];
+    const card = { id: 'req-9', tool: 'bash', risk: 'process', summary: { kind: 'command', command: 'touch y', cwd: '.' }, source: 'default for bash: semi-judge', reasons: ['not on the read-only list'], grantable: [], sessionGrants: [], canAlways: false, canOpenDiff: false, agent: 'scout', agentType: 'explorer' };
+    await view.send([{ type: 'init', entries: [{ kind: 'user', id: 'e1', text: 'main chat' }], model: configured }, { type: 'agents', agents }, { type: 'approval', card }]);
+    const strip = view.page.getByRole('region', { name: 'Subagents' });
+    const rows = await strip.locator('.agent-open').allTextContents();
+    expect(rows[0]).toMatch(/scout\s*explorer\s*needs approval\s*12\.4k tokens · \$0\.0123\s*\d+ s/);
+    expect(rows[1]).toMatch(/builder\s*developer\s*completed\s*800 tokens\s*1 min 5 s/);
+    const shown = view.page.getByRole('group', { name: 'Approval: Run a command (scout, explorer)' });
+    expect(await shown.locator('.approval-agent').textContent()).toBe('Asked by the subagent scout (explorer)');
+    // Stop only where something runs.
+    expect(await strip.getByRole('button', { name: /^Stop / }).count()).toBe(1);
+    await strip.getByRole('button', { name: 'Stop scout' }).click();
+    expect((await view.posted()).at(-1)).toEqual({ type: 'stopAgent', name: 'scout' });
+    await strip.getByTitle("Open builder's transcript").click();
+    expect((await view.posted()).at(-1)).toEqual({ type: 'openAgent', name: 'builder' });
+    const entries = [{ kind: 'user', id: 'e1', text: 'Create y.' }, { kind: 'tool', id: 'e2', name: 'bash', args: '{"command":"touch y"}', status: 'running', output: '' }];
+    await view.send([{ type: 'agentView', name: 'builder', entries }, { type: 'agentUpdate', name: 'builder', update: { type: 'tool', id: 'e2', status: 'ok', output: 'exit 0' } }, { type: 'agentUpdate', name: 'builder', update: { type: 'append', entry: { kind: 'assistant', id: 'e3', text: 'Created **y**.' } } }, { type: 'agentUpdate', name: 'scout', update: { type: 'append', entry: { kind: 'assistant', id: 'e9', text: 'not shown here' } } }]);
+    const opened = view.page.getByRole('region', { name: 'Subagent builder' });
+    expect(await opened.getByLabel('Its tools').textContent()).toBe('Tools: read, grep, bash');
+    expect(await opened.locator('.message.user').textContent()).toBe('Create y.');
+    expect(await opened.locator('.tool-status').textContent()).toBe('ok');
+    expect(await opened.locator('.message.assistant strong').textContent()).toBe('y');
+    expect(await opened.textContent()).not.toContain('not shown here');
+    expect(await view.page.locator('.message.user').allTextContents()).toEqual(['Create y.']); // the chat is behind it
+    await opened.getByRole('button', { name: '← Chat' }).click();
+    expect((await view.posted()).at(-1)).toEqual({ type: 'closeAgent' });
+    expect(await view.page.locator('.message.user').allTextContents()).toEqual(['main chat']);
+    expect(view.violations).toEqual([]);
+    await view.page.close();
+  }, 30_000);
+
   test("a finished tool card reads as its headline, shown as text; the call's arguments stay inside", async () => {
     const view = await openStandaloneWebview(browser);
     const entry = { kind: 'tool', id: 'e1', name: 'webfetch', args: '{"url":"https://example.org/docs"}', status: 'running', output: '' };
