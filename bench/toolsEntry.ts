@@ -7,3 +7,7 @@ export { FileSnapshots } from '../src/core/workspace/snapshots';
 export { Trash } from '../src/core/workspace/trash';
 export { Workspace } from '../src/core/workspace/workspace';
 export { locateRipgrep } from '../src/core/search/ripgrep';
+// A whole conversation, as the faces assemble it (B20).
+export { openConversation } from '../src/core/conversation/conversation';
+export { resolveSettings } from '../src/core/settings';
+export { anthropicClient } from '../src/core/model/anthropicClient';

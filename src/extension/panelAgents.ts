@@ -4,7 +4,7 @@
 // agent that ends says so in the chat.
 import type { LoopEvent } from '../core/agent/loop';
 import type { LoadedAgent } from '../core/sessions/agentStore';
-import type { AgentInfo, HostMessage } from '../shared/messages';
+import { MAX_MESSAGE_CHARS, type AgentInfo, type HostMessage } from '../shared/messages';
 import { Transcript } from './transcript';
 
 const ENDED = new Set(['completed', 'failed', 'interrupted']);
@@ -33,8 +33,7 @@ export class PanelAgents {
   restore(saved: readonly LoadedAgent[]): void {
     this.clear();
     for (const agent of saved) {
-      const transcript = this.transcriptOf(agent.record.name);
-      for (const event of agent.events) if (isLoopEvent(event)) transcript.apply(event);
+      for (const event of agent.events) if (isLoopEvent(event)) this.event(agent.record.name, event);
     }
   }
 
@@ -56,7 +55,10 @@ export class PanelAgents {
   }
 
   event(name: string, event: LoopEvent): void {
-    this.transcriptOf(name).apply(event);
+    const transcript = this.transcriptOf(name);
+    // Its task prompt (and any report that joined it) opens its part of the transcript.
+    if (event.type === 'prompt') transcript.append({ kind: 'user', text: event.text.slice(0, MAX_MESSAGE_CHARS) });
+    else transcript.apply(event);
   }
 
   progress(name: string, text: string): void {

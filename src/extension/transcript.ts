@@ -140,6 +140,9 @@ export class Transcript {
         this.count(event, event.cost?.total);
         break;
       }
+      case 'prompt':
+        // The main chat shows the person's message when it is sent; a subagent's prompt is added by its view (panelAgents).
+        break;
       case 'retry':
         break;
     }

@@ -38,7 +38,7 @@ describe('peon run', () => {
     const r = await peonRun(['--workspace', root, ...flags, '--model', 'm', '--json', 'What', 'is', 'in', 'notes.txt?']);
     expect(r.code).toBe(0);
     const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
-    expect(events.map((e) => e.type).filter((t, j, all) => t !== all[j - 1])).toEqual(['usage', 'tool_call', 'tool_result', 'text', 'usage', 'final']);
+    expect(events.map((e) => e.type).filter((t, j, all) => t !== all[j - 1])).toEqual(['prompt', 'usage', 'tool_call', 'tool_result', 'text', 'usage', 'final']);
     const result = events.find((e) => e.type === 'tool_result') as unknown as { outcome: { ok: boolean; output: string } };
     expect(result.outcome.output).toBe(`1\t${'n'.repeat(800)}`); // whole in --json
     expect(events.at(-1)).toMatchObject({ type: 'final', reason: 'end_turn', text: 'The notes are all n.' });

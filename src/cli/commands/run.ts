@@ -79,6 +79,9 @@ function human(event: LoopEvent, io: CliIo, last: { usage?: LoopEvent & { type: 
       io.stdout(`${shown(text.length > SHOWN_RESULT_CHARS ? `${text.slice(0, SHOWN_RESULT_CHARS)}… [${text.length - SHOWN_RESULT_CHARS} more characters]` : text)}\n`);
       break;
     }
+    case 'prompt':
+      if (event.incoming) io.stderr('peon: a background subagent ended; its report joined the conversation\n');
+      break;
     case 'retry':
       io.stderr(`peon: ${shown(event.error)}; retrying in ${event.delayMs} ms (attempt ${event.attempt})\n`);
       break;

@@ -12,6 +12,8 @@ import { streamWithRetry, type RetryPolicy } from './retry';
 export type FinalReason = 'end_turn' | 'max_tokens' | 'step_cap' | 'cancelled' | 'repeated_failure' | 'error';
 
 export type LoopEvent =
+  /** A user message joined the history: the turn's prompt, or (`incoming`) a background subagent's report. */
+  | { readonly type: 'prompt'; readonly text: string; readonly incoming?: true }
   | { readonly type: 'text'; readonly delta: string }
   | { readonly type: 'tool_call'; readonly call: ToolCall }
   | { readonly type: 'tool_result'; readonly call: ToolCall; readonly outcome: ToolCallOutcome | { ok: false; error: { code: string; message: string } } }
@@ -93,6 +95,7 @@ export async function runAgentTurn(
     options.onHistory?.(item);
   };
   remember({ role: 'user', text: prompt });
+  options.onEvent({ type: 'prompt', text: prompt });
   let contextTokens = options.contextTokens ?? 0; // the size of the last request, as the provider counted it
   const count = (turn: Usage, compaction = false): void => {
     total = addUsage(total, turn);
@@ -108,7 +111,10 @@ export async function runAgentTurn(
 
   for (let step = 0; step < maxSteps; step++) {
     steps = step + 1;
-    for (const text of options.incoming?.() ?? []) remember({ role: 'user', text });
+    for (const text of options.incoming?.() ?? []) {
+      remember({ role: 'user', text });
+      options.onEvent({ type: 'prompt', text, incoming: true });
+    }
     const policy = options.compaction;
     if (policy && contextTokens > policy.contextWindow * policy.threshold) {
       try {

@@ -64,6 +64,10 @@ export interface ChildLink {
   readonly spec: ChildSpec;
   /** What the person allowed for this session holds for its subagents too. */
   readonly grants: SessionGrants;
+  /** The workspace's todo list, one for the session (the panel hears a child's change). */
+  readonly todos: TodoStore;
+  /** The ripgrep the session found. */
+  readonly ripgrep: string | undefined;
 }
 
 export interface TurnOptions {
@@ -143,7 +147,7 @@ export class Conversation {
     const startMode = setup.child?.spec.planInherited ? 'plan' : startingMode(this.type);
     this.state = new ConversationState(setup.state ?? { mode: startMode, grants: [] }, setup.child?.grants);
     if (setup.hooks.onState) this.state.onChange(setup.hooks.onState);
-    this.todos = new TodoStore(this.workspace.root.root);
+    this.todos = setup.child?.todos ?? new TodoStore(this.workspace.root.root);
     this.history = [...(setup.history ?? [])];
     this.subagents = setup.child?.subagents ?? this.rootSubagents();
     const { hooks } = setup;
@@ -154,7 +158,7 @@ export class Conversation {
       snapshots: new FileSnapshots(),
       trash: new Trash(setup.trashDir),
       agent: setup.agent,
-      ripgrep: locateRipgrep(setup.ripgrep ?? {}),
+      ripgrep: setup.child ? setup.child.ripgrep : locateRipgrep(setup.ripgrep ?? {}),
       settings: setup.settings,
       todos: this.todos,
       ...(hooks.ask ? { ask: hooks.ask } : {}),
@@ -209,7 +213,7 @@ export class Conversation {
       history: spec.history,
       state: undefined,
       agents: undefined,
-      child: { subagents, spec, grants: this.state.grants },
+      child: { subagents, spec, grants: this.state.grants, todos: this.todos, ripgrep: this.context.ripgrep },
       hooks: {
         ...(hooks.diagnostics ? { diagnostics: hooks.diagnostics } : {}),
         ...(hooks.unsaved ? { unsaved: hooks.unsaved } : {}),
@@ -316,7 +320,8 @@ export class Conversation {
           session: this.pipeline(signal, judge, this.subagentControl(client)),
           system: buildSystemPrompt({ workspace: this.workspace, tools: this.specs, date: new Date(), type: this.type, ...(this.setup.child ? { subagent: { name, parent: this.setup.child.spec.parent } } : {}) }),
           tools: this.specs,
-          reminders: () => remindersFor(this.state.current, this.todos, this.registry.get('exitplanmode') !== undefined),
+          // The todo list rides along for an agent that keeps it (an explorer has no todo tools).
+          reminders: () => remindersFor(this.state.current, this.registry.get('todoread') ? this.todos : undefined, this.registry.get('exitplanmode') !== undefined),
           // A background subagent that ended: its report joins the next request.
           incoming: () => this.subagents.drain(name),
           signal,

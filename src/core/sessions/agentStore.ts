@@ -33,9 +33,24 @@ export class AgentStore {
     return path.join(this.dir, `${name}.jsonl`);
   }
 
+  private made = false;
+
+  /**
+   * Never throws: saving is not the agent's work, and a full disk or a folder removed
+   * under it (the session deleted) must not stop it; what is in memory is still shown.
+   */
   append(name: string, line: AgentLine): void {
-    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    fs.appendFileSync(this.file(name), `${JSON.stringify(line)}\n`, { mode: 0o600 });
+    const text = `${JSON.stringify(line)}\n`;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        if (!this.made) fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+        this.made = true;
+        fs.appendFileSync(this.file(name), text, { mode: 0o600 });
+        return;
+      } catch {
+        this.made = false; // the folder may have gone: made again once
+      }
+    }
   }
 
   /** Every agent saved here; a file without a valid record, or a torn line, is skipped. */

@@ -318,7 +318,8 @@ describe('Stop, reload, cost', () => {
     });
     server.script(call('task', { name: 'waiter', subagent_type: 'developer', prompt: 'x', background: true }), call('task', { name: 'runner', subagent_type: 'developer', prompt: 'x' }), say('unreached'));
     server.route('waiter', { stall: true });
-    server.route('runner', call('bash', { command: `echo started; sleep ${marker}` }));
+    // The sleep is running before `started` is printed.
+    server.route('runner', call('bash', { command: `sleep ${marker} & echo started; wait` }));
     const turn = conversation.turn('go', client(), () => {});
     await progress.promise;
     await agents.until((a) => a.name === 'waiter' && a.status === 'running');
