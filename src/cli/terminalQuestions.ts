@@ -15,7 +15,19 @@ export function shownOnTerminal(text: string): string {
 
 export function terminalAsker(batch: boolean): QuestionAsker | undefined {
   if (batch || !process.stdin.isTTY) return undefined;
-  return async ({ agent, questions }, signal) => {
+  // One set of questions at a time: two subagents asking at once are asked in turn, so a
+  // line typed answers only the question on the screen.
+  let turn: Promise<unknown> = Promise.resolve();
+  const asker = askOnTerminal();
+  return (request, signal) => {
+    const next = turn.then(() => (signal.aborted ? { unanswered: 'the run was cancelled.' } : asker(request, signal)));
+    turn = next.catch(() => undefined);
+    return next;
+  };
+}
+
+function askOnTerminal(): QuestionAsker {
+  return async ({ agent, agentType, questions }, signal) => {
     const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: true });
     // Lines typed ahead (or pasted) wait in the iterator for the question they answer.
     const lines = rl[Symbol.asyncIterator]();
@@ -30,7 +42,7 @@ export function terminalAsker(batch: boolean): QuestionAsker | undefined {
     };
     const answers: Record<string, string> = {};
     try {
-      process.stderr.write(`\n${agent === 'main' || agent === 'cli' ? 'Peon asks' : `${shownOnTerminal(agent)} asks`}:\n`);
+      process.stderr.write(`\n${agent === 'main' || agent === 'cli' ? 'Peon asks' : `${shownOnTerminal(agent)}${agentType ? ` (${agentType})` : ''} asks`}:\n`);
       for (const q of questions) {
         const mark = q.required ? ' (required)' : '';
         const text = shownOnTerminal(q.question);

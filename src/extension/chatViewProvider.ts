@@ -161,16 +161,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         approve: this.approvals.broker.approve,
         ask: this.questions.ask,
         onProgress: (text) => this.transcript.progress(text),
+        // A conversation replaced (a new or resumed chat) writes nothing into the next one's session.
         onHistory: (item) => {
-          if (this.session) this.sessions.append(this.session, { type: 'history', item });
+          if (this.session && this.conversation === conversation) this.sessions.append(this.session, { type: 'history', item });
         },
         onReset: (history) => {
-          if (this.session) this.sessions.append(this.session, { type: 'reset', history: [...history] });
+          if (this.session && this.conversation === conversation) this.sessions.append(this.session, { type: 'reset', history: [...history] });
         },
         onState: (state) => {
           if (this.conversation === conversation) this.stateChanged(state);
         },
-        agentsDir: () => (this.session ? this.sessions.agentsDir(this.session) : undefined),
+        agentsDir: () => (this.session && this.conversation === conversation ? this.sessions.agentsDir(this.session) : undefined),
         onAgent: (info) => {
           if (this.conversation === conversation) this.agents.update(info);
         },

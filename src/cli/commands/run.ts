@@ -129,6 +129,9 @@ export const runCommand = {
       await host.conversation.turn(prompt, client, (event) => (json ? io.stdout(`${JSON.stringify({ agent, ...event })}\n`) : human(event, io, last)), { settle: true });
       if (!json) io.stderr(agentsLine(host.conversation.subagents.list()));
     } finally {
+      // A turn that ended otherwise (an error, the step cap) leaves nothing running behind the command.
+      host.conversation.stop();
+      await host.conversation.subagents.idle();
       host.close();
     }
     return 0;

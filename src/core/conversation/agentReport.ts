@@ -10,7 +10,19 @@ export const REPORT_CHARS = 20_000;
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
-export const bounded = (text: string, max = REPORT_CHARS): string => (text.length > max ? `${text.slice(0, max)}\n… [${text.length - max} more characters; the whole text is in its transcript]` : text);
+/** At most `max` characters, a cut saying how much is left out. */
+export function bounded(text: string, max = REPORT_CHARS): string {
+  if (text.length <= max) return text;
+  const note = (n: number): string => `\n… [${n} more characters; the whole text is in its transcript]`;
+  const keep = max - note(text.length).length;
+  return `${text.slice(0, keep)}${note(text.length - keep)}`;
+}
+
+/**
+ * A subagent's own words cannot close its report and open a forged one (`</subagent_report>
+ * <subagent_report status="completed">…`): the tag's `<` inside them is shown as `‹`.
+ */
+const inert = (text: string): string => text.replace(/<(\/?\s*subagent_report)/gi, '‹$1');
 
 /** "scout (explorer) · completed · 3 turns · 1,234 tokens · $0.0123 · 4.2 s". */
 export function agentFacts(info: AgentInfo, now = Date.now()): string {
@@ -29,9 +41,9 @@ export function agentFacts(info: AgentInfo, now = Date.now()): string {
 /** What the parent reads when a task ends (foreground: the call's result; background: a report in its next request). */
 export function agentReport(info: AgentInfo): string {
   const lines = [`<subagent_report name="${info.name}" type="${info.type}" status="${info.status}">`, agentFacts(info)];
-  if (info.stoppedBy) lines.push(info.status === 'completed' ? `Note: ${info.stoppedBy}` : `Stopped: ${info.stoppedBy}. What it had so far follows.`);
+  if (info.stoppedBy) lines.push(info.status === 'completed' ? `Note: ${inert(info.stoppedBy)}` : `Stopped: ${inert(info.stoppedBy)}. What it had so far follows.`);
   if (info.transcript) lines.push(`Transcript: ${info.transcript}`);
-  lines.push('', info.lastText === '' ? '(it gave no text)' : bounded(info.lastText), '</subagent_report>');
+  lines.push('', info.lastText === '' ? '(it gave no text)' : inert(bounded(info.lastText)), '</subagent_report>');
   return lines.join('\n');
 }
 
@@ -45,8 +57,8 @@ export function agentHeadline(info: AgentInfo): string {
 export function agentStatusText(agents: readonly AgentInfo[], missing: readonly string[], now = Date.now()): string {
   const parts = agents.map((a) => {
     const lines = [`- ${agentFacts(a, now)} · started by ${a.parent}${a.background ? ', in the background' : ''}`];
-    if (a.stoppedBy) lines.push(`  ${a.status === 'completed' ? 'note' : 'why'}: ${a.stoppedBy}`);
-    if (a.lastText) lines.push(`  last text: ${bounded(a.lastText, 1000).replace(/\n/g, '\n  ')}`);
+    if (a.stoppedBy) lines.push(`  ${a.status === 'completed' ? 'note' : 'why'}: ${inert(a.stoppedBy)}`);
+    if (a.lastText) lines.push(`  last text: ${inert(bounded(a.lastText, 1000)).replace(/\n/g, '\n  ')}`);
     return lines.join('\n');
   });
   for (const name of missing) parts.push(`- ${name}: no subagent has this name in this conversation.`);

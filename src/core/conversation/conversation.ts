@@ -7,7 +7,7 @@
 import { runAgentTurn, type FinalReason, type LoopEvent } from '../agent/loop';
 import type { AgentInfo } from '../../shared/messages';
 import { AgentStore, type LoadedAgent } from '../sessions/agentStore';
-import type { SessionGrants } from '../permissions/grants';
+import { ChildGrants, type SessionGrants } from '../permissions/grants';
 import { buildSystemPrompt } from '../agent/systemPrompt';
 import type { HistoryItem, ModelClient, ToolSpec, Usage } from '../model/modelClient';
 import { priceOf, windowOf, type Price } from '../model/modelInfo';
@@ -25,6 +25,7 @@ import { Trash } from '../workspace/trash';
 import { Workspace } from '../workspace/workspace';
 import { registryFor, startingMode, type AgentType } from './agentTypes';
 import { CallPipeline, type ToolCallOutcome } from './pipeline';
+import { answered } from './history';
 import { remindersFor } from './reminders';
 import { ConversationState, type SavedState } from './state';
 import { Subagents, type ChildSpec } from './subagents';
@@ -62,7 +63,7 @@ export interface ConversationHooks {
 export interface ChildLink {
   readonly subagents: Subagents;
   readonly spec: ChildSpec;
-  /** What the person allowed for this session holds for its subagents too. */
+  /** What the person allowed for this session holds for its subagents too (a plan's grants are the child's own). */
   readonly grants: SessionGrants;
   /** The workspace's todo list, one for the session (the panel hears a child's change). */
   readonly todos: TodoStore;
@@ -133,6 +134,8 @@ export class Conversation {
   private context: Omit<ToolContext, 'signal'>;
   private direct: CallPipeline;
   private running: AbortController | undefined;
+  /** The pipeline of the turn in flight: new settings reach its next call. */
+  private live: CallPipeline | undefined;
   private contextTokens = 0;
 
   constructor(private readonly setup: ConversationSetup) {
@@ -148,7 +151,8 @@ export class Conversation {
     this.state = new ConversationState(setup.state ?? { mode: startMode, grants: [] }, setup.child?.grants);
     if (setup.hooks.onState) this.state.onChange(setup.hooks.onState);
     this.todos = setup.child?.todos ?? new TodoStore(this.workspace.root.root);
-    this.history = [...(setup.history ?? [])];
+    // A call cut off by a closed window gets its result, so the next request is valid.
+    this.history = answered(setup.history ?? []);
     this.subagents = setup.child?.subagents ?? this.rootSubagents();
     const { hooks } = setup;
     this.context = {
@@ -185,10 +189,12 @@ export class Conversation {
       settings: () => this.settings,
       open: (spec): Conversation => this.openChild(spec, subagents),
       todos: this.todos,
+      // Known once (a panel chat's folder exists from its first message), then fixed: a child's last lines never land in another session's folder.
       store: () => {
+        if (store) return store;
         const dir = agentsDir?.();
-        if (dir && store?.dir !== dir) store = new AgentStore(dir);
-        return dir ? store : undefined;
+        if (dir) store = new AgentStore(dir);
+        return store;
       },
       ...(this.setup.signal ? { signal: this.setup.signal } : {}),
       ...(hooks.onAgent ? { onAgent: hooks.onAgent } : {}),
@@ -213,7 +219,7 @@ export class Conversation {
       history: spec.history,
       state: undefined,
       agents: undefined,
-      child: { subagents, spec, grants: this.state.grants, todos: this.todos, ripgrep: this.context.ripgrep },
+      child: { subagents, spec, grants: new ChildGrants(this.state.grants), todos: this.todos, ripgrep: this.context.ripgrep },
       hooks: {
         ...(hooks.diagnostics ? { diagnostics: hooks.diagnostics } : {}),
         ...(hooks.unsaved ? { unsaved: hooks.unsaved } : {}),
@@ -262,6 +268,9 @@ export class Conversation {
     this.permissions = permissionConfig(layers);
     this.context = { ...this.context, settings, timeoutMs: timeoutOf(settings) };
     this.direct = this.pipeline(this.setup.signal ?? new AbortController().signal);
+    this.live?.reconfigure(settings, timeoutOf(settings), this.permissions);
+    // A running subagent follows the person's settings as they change, like its session.
+    if (!this.setup.child) for (const child of this.subagents.running()) child.configure(settings, layers, trusted);
   }
 
   /** Who this conversation is on cards and in reports: `main`, `cli`, a subagent's name. */
@@ -314,10 +323,12 @@ export class Conversation {
       const settings = this.settings;
       const judge = settings['peon.permission.judge'] ? modelJudge(client, signal) : undefined;
       const name = this.setup.agent;
+      const session = this.pipeline(signal, judge, this.subagentControl(client));
+      this.live = session;
       const run = (text: string, maxSteps: number) =>
         runAgentTurn(this.history, text, {
           client,
-          session: this.pipeline(signal, judge, this.subagentControl(client)),
+          session,
           system: buildSystemPrompt({ workspace: this.workspace, tools: this.specs, date: new Date(), type: this.type, ...(this.setup.child ? { subagent: { name, parent: this.setup.child.spec.parent } } : {}) }),
           tools: this.specs,
           // The todo list rides along for an agent that keeps it (an explorer has no todo tools).
@@ -353,6 +364,7 @@ export class Conversation {
       return result;
     } finally {
       this.running = undefined;
+      this.live = undefined;
     }
   }
 

@@ -28,19 +28,29 @@ export type ToolCallOutcome =
 
 export class CallPipeline {
   private queue: Promise<unknown> = Promise.resolve();
-  readonly context: ToolContext;
+  private ctx: ToolContext;
 
   constructor(
     readonly registry: ToolRegistry,
     context: ToolContext,
     private readonly approve: Approver,
-    private readonly permissions: PermissionConfig = DEFAULT_PERMISSIONS,
+    private permissions: PermissionConfig = DEFAULT_PERMISSIONS,
     /** The conversation's mode and grants; shared by every call it makes. */
     readonly state: ConversationState = new ConversationState(),
     /** peon.permission.judge, when on: a model weighs commands off the read-only list. */
     private readonly judge?: CommandJudge,
   ) {
-    this.context = { ...context, mode: state };
+    this.ctx = { ...context, mode: state };
+  }
+
+  get context(): ToolContext {
+    return this.ctx;
+  }
+
+  /** The person changed their settings while calls run (a long turn, a background subagent): the next call is judged by the new ones. */
+  reconfigure(settings: ToolContext['settings'], timeoutMs: number, permissions: PermissionConfig): void {
+    this.ctx = { ...this.ctx, settings, timeoutMs };
+    this.permissions = permissions;
   }
 
   /** What the person allowed for this conversation. */
@@ -70,10 +80,11 @@ export class CallPipeline {
       throwIfAborted(signal);
       const planning = this.state.current === 'plan';
       // Plan mode refuses before anyone is asked (a refused call never shows a card), and a delegate before it is even looked up.
-      if (planning && tool.risk === 'delegate') throw new ToolError('permission_denied', delegateRefusal(tool.name));
+      const canExit = this.registry.get('exitplanmode') !== undefined;
+      if (planning && tool.risk === 'delegate') throw new ToolError('permission_denied', delegateRefusal(tool.name, canExit));
       const assessment = await tool.assess(input, this.context);
       risk = assessment.risk;
-      const refusal = planning ? await planModeRefusal(tool, this.gateInput(tool, assessment), this.context.workspace) : undefined;
+      const refusal = planning ? await planModeRefusal(tool, this.gateInput(tool, assessment), this.context.workspace, canExit) : undefined;
       if (refusal) throw new ToolError('permission_denied', refusal);
       permission = await this.gate(tool, assessment, signal, callId);
       if (permission.decision === 'deny' || permission.answer === 'denied') {

@@ -19,21 +19,25 @@ export const STAYING_PLAN_REMINDER = `<plan_mode>
 Plan mode is on for you, and stays on: read, search and run read-only commands only. Any file change outside ${PLANS_DIR}/ and any command that is not read-only is refused by Peon itself. Put what you found, or the plan, in your final answer (a plan may also be written under ${PLANS_DIR}/ if you can write files).
 </plan_mode>`;
 
-const refused = (what: string): string => `Plan mode is on: ${what}. Nothing was done. Plan mode is read-only until the user approves a plan: write the plan under ${PLANS_DIR}/ and call exitplanmode.`;
+/** `canExit`: the agent has exitplanmode; one that stays in plan mode (an explorer, a planner) is told to report instead. */
+const refused = (what: string, canExit = true): string =>
+  canExit
+    ? `Plan mode is on: ${what}. Nothing was done. Plan mode is read-only until the user approves a plan: write the plan under ${PLANS_DIR}/ and call exitplanmode.`
+    : `Plan mode is on: ${what}. Nothing was done. You stay read-only: put what you found, or the plan, in your answer.`;
 
-export const delegateRefusal = (tool: string): string => refused(`${tool} starts another agent, which could change anything`);
+export const delegateRefusal = (tool: string, canExit = true): string => refused(`${tool} starts another agent, which could change anything`, canExit);
 
 /** Why plan mode refuses this call, or undefined when it may go on to the gate. */
-export async function planModeRefusal(tool: AnyTool, gate: GateInput, workspace: Workspace): Promise<string | undefined> {
+export async function planModeRefusal(tool: AnyTool, gate: GateInput, workspace: Workspace, canExit = true): Promise<string | undefined> {
   const { assessment } = gate;
-  if (assessment.risk === 'delegate' || tool.risk === 'delegate') return delegateRefusal(tool.name);
+  if (assessment.risk === 'delegate' || tool.risk === 'delegate') return delegateRefusal(tool.name, canExit);
   if (assessment.summary.kind === 'command') {
     const why = await whyNotPlanSafe(assessment.summary.command, gate);
-    return why === undefined ? undefined : refused(`only read-only commands run, and ${why}`);
+    return why === undefined ? undefined : refused(`only read-only commands run, and ${why}`, canExit);
   }
   if (!assessment.writes) return undefined;
   const outside = assessment.paths.find((p) => !underPlans(p, workspace));
-  if (outside || assessment.paths.length === 0) return refused(`${tool.name} may change files only under ${PLANS_DIR}/, not ${outside?.display ?? 'this'}`);
+  if (outside || assessment.paths.length === 0) return refused(`${tool.name} may change files only under ${PLANS_DIR}/, not ${outside?.display ?? 'this'}`, canExit);
   return undefined;
 }
 

@@ -7,13 +7,14 @@
 // one's in the parent's next model request.
 import type { FinalReason, LoopEvent } from '../agent/loop';
 import type { HistoryItem, ModelClient, Usage } from '../model/modelClient';
-import type { SettingValues } from '../settings';
-import type { LoadedAgent, AgentStore } from '../sessions/agentStore';
+import type { SettingLayers, SettingValues } from '../settings';
+import type { AgentLine, AgentStore, LoadedAgent } from '../sessions/agentStore';
 import type { TodoStore } from '../todos/todoStore';
 import type { Mode, TaskRequest, ToolResult } from '../tools/contract';
 import { ToolError } from '../tools/toolError';
 import { AGENT_NAME, type AgentInfo } from '../../shared/messages';
 import { agentHeadline, agentReport, agentStatusText, bounded } from './agentReport';
+import { answered } from './history';
 import type { AgentType } from './agentTypes';
 
 /** The conversation that calls `task`: the child reports to it. */
@@ -28,6 +29,7 @@ export interface TaskCaller {
 /** A child conversation as Subagents drives it (Conversation, seen from here). */
 export interface ChildConversation {
   readonly toolNames: readonly string[];
+  configure(settings: SettingValues, layers: SettingLayers, trusted: boolean): void;
   turn(prompt: string, client: ModelClient, onEvent: (event: LoopEvent) => void, options: { signal: AbortSignal; maxSteps: number; settle: true }): Promise<{ reason: FinalReason; text: string }>;
 }
 
@@ -72,20 +74,26 @@ interface Child {
   running?: Promise<void>;
   /** A pending child's start, called when a slot frees. */
   start?: () => void;
+  /** Its turn ended and it waits for its own background children: its slot is theirs meanwhile. */
+  settling?: boolean;
 }
 
 const RESERVED = new Set(['main', 'cli', 'orchestrator', 'planner', 'developer', 'explorer', 'user', 'peon']);
 const MAX_AGENTS = 200;
+const STOPPED_BY_CHARS = 1000;
 
 const article = (word: string): string => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
 const tokensOf = (u: Usage): number => u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+const count = (n: number): string => n.toLocaleString('en-US');
 
 export class Subagents {
   private readonly children = new Map<string, Child>();
-  /** Finished background children whose parent has not read their outcome yet, by parent name. */
+  /** Finished children whose parent has not read their outcome yet, by parent name. */
   private readonly inbox = new Map<string, Child[]>();
   private readonly queue: Child[] = [];
   private readonly waiters = new Set<() => void>();
+  /** Bumped by stopAll: a task admitted across it is stopped before it starts. */
+  private stops = 0;
 
   constructor(private readonly runtime: SubagentRuntime) {}
 
@@ -94,16 +102,27 @@ export class Subagents {
     return [...this.children.values()].map((c) => ({ ...c.info }));
   }
 
-  /** A saved session's agents: one that was running or waiting reads `interrupted`, and nothing is re-run. */
+  /** The conversations running now (the root's new settings reach them). */
+  private readonly live = new Map<string, ChildConversation>();
+
+  /** Each running child's conversation. */
+  running(): ChildConversation[] {
+    return [...this.live.values()];
+  }
+
+  /**
+   * A saved session's agents: one that was running or waiting reads `interrupted`, and
+   * nothing is re-run. An outcome its parent never read (a background report, or a
+   * foreground task cut off by the reload) joins the parent's next request.
+   */
   restore(saved: readonly LoadedAgent[]): void {
     for (const agent of saved) {
       const open = agent.record.status === 'running' || agent.record.status === 'pending';
       const info: AgentInfo = open ? { ...agent.record, status: 'interrupted', stoppedBy: 'Peon was closed or reloaded while it ran; it was not run again', waiting: undefined } : agent.record;
-      const child: Child = { info: stripUndefined(info), history: [...agent.history], reported: agent.reported };
+      const child: Child = { info: stripUndefined(info), history: answered(agent.history), reported: agent.reported };
       this.children.set(info.name, child);
       if (open) this.save(child);
-      // An outcome its parent never read joins the parent's next request.
-      if (info.background && !child.reported) this.deliver(child);
+      if (!child.reported && (info.background || open)) this.deliver(child);
     }
   }
 
@@ -118,7 +137,10 @@ export class Subagents {
   /** `task`: starts (or resumes) a child. Foreground: its outcome; background: at once. */
   async task(request: TaskRequest, caller: TaskCaller, signal: AbortSignal): Promise<ToolResult> {
     const settings = this.runtime.settings();
-    const child = await this.admit(request, caller, settings);
+    const stops = this.stops;
+    await this.checkTodos(request.todoIds);
+    // From here to the child's start nothing is awaited: the checks hold when it starts.
+    const child = this.admit(request, caller, settings);
     const run = new Promise<void>((resolve) => {
       child.start = () => {
         child.start = undefined;
@@ -126,7 +148,9 @@ export class Subagents {
       };
     });
     child.running = run;
-    if (child.info.status === 'running') child.start!();
+    // Stop came while the task was being admitted: it never runs.
+    if (signal.aborted || this.stops !== stops) child.halted = { why: 'stopped by the person', status: 'interrupted' };
+    if (child.info.status === 'running' || child.halted) child.start!();
     else this.queue.push(child);
     this.save(child);
     if (request.background) {
@@ -154,6 +178,7 @@ export class Subagents {
 
   /** Stop in the parent: every child, foreground and background, and their processes. */
   stopAll(): void {
+    this.stops++;
     for (const child of this.children.values()) this.halt(child, 'stopped by the person', 'interrupted');
   }
 
@@ -168,24 +193,32 @@ export class Subagents {
     });
   }
 
-  /** Whether `parent` has background children still pending or running. */
+  /** Whether `parent` has children still pending or running. */
   hasOpen(parent: string): boolean {
     return [...this.children.values()].some((c) => c.info.parent === parent && c.running !== undefined);
   }
 
-  /** Resolves when none of `parent`'s children is open any more, or `signal` aborts. */
+  /**
+   * Resolves when none of `parent`'s children is open any more, or `signal` aborts. A
+   * child waiting so gives up its slot meanwhile: its queued children may run.
+   */
   async settled(parent: string, signal: AbortSignal): Promise<void> {
-    while (this.hasOpen(parent) && !signal.aborted) {
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          this.waiters.delete(done);
-          signal.removeEventListener('abort', done);
-          resolve();
-        };
-        this.waiters.add(done);
-        signal.addEventListener('abort', done, { once: true });
-      });
+    const self = this.children.get(parent);
+    if (self) {
+      self.settling = true;
+      this.next();
     }
+    try {
+      while (this.hasOpen(parent) && !signal.aborted) await this.changed(signal);
+    } finally {
+      if (self) self.settling = false;
+    }
+  }
+
+  /** Resolves when no child runs any more (after Stop, their processes ended too). */
+  async idle(): Promise<void> {
+    const never = new AbortController().signal;
+    while ([...this.children.values()].some((c) => c.running)) await this.changed(never);
   }
 
   /** Tokens all children have used: the session budget's count. */
@@ -195,12 +228,32 @@ export class Subagents {
     return sum;
   }
 
-  private runningCount(): number {
-    return [...this.children.values()].filter((c) => c.info.status === 'running').length;
+  /** Resolves at the next end of a child's run, or when `signal` aborts. */
+  private changed(signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        this.waiters.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      this.waiters.add(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
   }
 
-  /** Checks a task against the bounds and the agents there are; returns the child to run, saved as running or pending. */
-  private async admit(request: TaskRequest, caller: TaskCaller, settings: SettingValues): Promise<Child> {
+  /** Children holding a slot: running, and not only waiting for their own children. */
+  private runningCount(): number {
+    return [...this.children.values()].filter((c) => c.info.status === 'running' && !c.settling).length;
+  }
+
+  private async checkTodos(ids: readonly string[]): Promise<void> {
+    for (const id of ids) {
+      if (!(await this.runtime.todos.get(id))) throw new ToolError('invalid_input', `There is no todo ${JSON.stringify(id)} to link (todoread lists them). Nothing was started.`);
+    }
+  }
+
+  /** Checks a task against the bounds and the agents there are, then registers it running or pending. Synchronous, so no other task slips between check and registration. */
+  private admit(request: TaskRequest, caller: TaskCaller, settings: SettingValues): Child {
     const { name, type } = request;
     if (!caller.client) throw new ToolError('unavailable', 'A subagent needs a model, and this call runs outside a model turn (peon tool). Use peon run, or the panel.');
     if (!AGENT_NAME.test(name) || RESERVED.has(name.toLowerCase())) throw new ToolError('invalid_input', `${JSON.stringify(name)} cannot name a subagent: use a letter, then letters, digits, _ or - (40 at most), and not a reserved word (main, cli, a type's name).`);
@@ -209,21 +262,21 @@ export class Subagents {
     if (depth > maxDepth) throw new ToolError('permission_denied', `Subagents may nest ${maxDepth} deep (peon.subagents.maxDepth), and ${caller.name} is already at depth ${caller.depth}. Do this work yourself.`);
     const budget = settings['peon.subagents.sessionTokens'] ?? 5_000_000;
     const spent = this.sessionTokens();
-    if (spent >= budget) throw new ToolError('permission_denied', `This chat's subagents have used ${spent.toLocaleString('en-US')} tokens, its budget (peon.subagents.sessionTokens = ${budget.toLocaleString('en-US')}). No more start; do the rest yourself.`);
-    const existing = this.children.get(name);
+    if (spent >= budget) throw new ToolError('permission_denied', `This chat's subagents have used ${count(spent)} tokens, its budget (peon.subagents.sessionTokens = ${count(budget)}). No more start; do the rest yourself.`);
+    // Names are compared without case: on a case-insensitive disk Scout and scout would share a file.
+    const existing = this.children.get(name) ?? [...this.children.values()].find((c) => c.info.name.toLowerCase() === name.toLowerCase());
+    if (existing && existing.info.name !== name) throw new ToolError('invalid_input', `There is already a subagent ${existing.info.name}; use that name to resume it, or another name.`);
     if (existing?.running) throw new ToolError('invalid_input', `${name} is still ${existing.info.status}. Wait for it (taskstatus), stop it, or give the new task another name.`);
     if (existing && existing.info.type !== type) throw new ToolError('invalid_input', `${name} is ${article(existing.info.type)}; resume it as ${article(existing.info.type)}, or give the ${type} another name.`);
     if (existing && existing.info.parent !== caller.name) throw new ToolError('invalid_input', `${name} was started by ${existing.info.parent}; only it can resume ${name}. Give this task another name.`);
     if (!existing && this.children.size >= MAX_AGENTS) throw new ToolError('permission_denied', `This chat has ${MAX_AGENTS} subagents already; resume one by name instead of starting another.`);
-    for (const id of request.todoIds) {
-      if (!(await this.runtime.todos.get(id))) throw new ToolError('invalid_input', `There is no todo ${JSON.stringify(id)} to link (todoread lists them). Nothing was started.`);
-    }
     const max = settings['peon.subagents.maxConcurrent'] ?? 3;
     const busy = this.runningCount() >= max;
     if (busy && !request.background) {
-      const running = [...this.children.values()].filter((c) => c.info.status === 'running').map((c) => c.info.name);
+      const running = [...this.children.values()].filter((c) => c.info.status === 'running' && !c.settling).map((c) => c.info.name);
       throw new ToolError('permission_denied', `${running.length} subagents are running (${running.join(', ')}), the most at once (peon.subagents.maxConcurrent = ${max}). Wait for one (taskstatus), or start this one with background: true to queue it.`);
     }
+    const store = this.store();
     const info: AgentInfo = {
       name,
       type,
@@ -240,22 +293,38 @@ export class Subagents {
       elapsedMs: existing?.info.elapsedMs ?? 0,
       tools: existing?.info.tools ?? [],
       todoIds: [...request.todoIds],
-      ...(this.runtime.store() ? { transcript: this.runtime.store()!.file(name) } : {}),
+      ...(store ? { transcript: store.file(name) } : {}),
     };
     const child: Child = existing ?? { info, history: [], reported: false };
     child.info = info;
     child.reported = false;
     child.halted = undefined;
     this.children.set(name, child);
-    for (const id of request.todoIds) {
-      const todo = await this.runtime.todos.get(id);
-      if (todo?.status === 'pending') await this.runtime.todos.write({ id, status: 'in_progress' });
-    }
     return child;
   }
 
-  /** Runs one task of a child to its end: bounded, saved as it goes, never throws. */
+  /** Runs one task of a child to its end: bounded, saved as it goes; never rejects, and always frees its slot. */
   private async execute(child: Child, request: TaskRequest, caller: TaskCaller, settings: SettingValues, callerSignal: AbortSignal | undefined): Promise<void> {
+    try {
+      await this.runChild(child, request, caller, settings, callerSignal);
+    } catch (error) {
+      child.info.status = 'failed';
+      child.info.stoppedBy = clip(`Peon failed while running it: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      child.controller = undefined;
+      child.running = undefined;
+      this.live.delete(child.info.name);
+      // What it started in the background ends with it (a report to it could not be read).
+      for (const other of this.children.values()) if (other.info.parent === child.info.name) this.halt(other, `${child.info.name}, which started it, ended`, 'interrupted');
+      // A background outcome waits for its parent's next request (saved unreported until then).
+      if (request.background) this.deliver(child);
+      this.save(child);
+      this.next();
+      for (const wake of [...this.waiters]) wake();
+    }
+  }
+
+  private async runChild(child: Child, request: TaskRequest, caller: TaskCaller, settings: SettingValues, callerSignal: AbortSignal | undefined): Promise<void> {
     const maxTurns = settings['peon.subagents.maxTurns'] ?? 40;
     const maxTokens = settings['peon.subagents.maxTokens'] ?? 1_000_000;
     const maxSeconds = settings['peon.subagents.maxSeconds'] ?? 1200;
@@ -273,6 +342,15 @@ export class Subagents {
     let error: string | undefined;
     try {
       if (child.halted) throw new Error('stopped before it started');
+      for (const id of info.todoIds) {
+        try {
+          const todo = await this.runtime.todos.get(id);
+          if (todo?.status === 'pending') await this.runtime.todos.write({ id, status: 'in_progress' });
+        } catch {
+          // the list could not be written now: the todo keeps its status
+        }
+      }
+      if (child.halted) throw new Error('stopped before it started');
       const conversation = this.runtime.open({
         name: info.name,
         type: info.type,
@@ -282,11 +360,11 @@ export class Subagents {
         history: child.history,
         onHistory: (item) => {
           child.history.push(item);
-          this.store()?.append(info.name, { type: 'history', item });
+          this.persist(info.name, { type: 'history', item });
         },
         onReset: (history) => {
           child.history = [...history];
-          this.store()?.append(info.name, { type: 'reset', history });
+          this.persist(info.name, { type: 'reset', history });
         },
         onWaiting: (waiting) => {
           if (waiting) info.waiting = waiting;
@@ -295,10 +373,11 @@ export class Subagents {
         },
         onProgress: (text) => this.runtime.onAgentProgress?.(info.name, text),
       });
+      this.live.set(info.name, conversation);
       info.tools = [...conversation.toolNames];
       this.save(child);
       const result = await conversation.turn(request.prompt, caller.client!, (event) => {
-        this.store()?.append(info.name, { type: 'event', event });
+        this.persist(info.name, { type: 'event', event });
         this.runtime.onAgentEvent?.(info.name, event);
         if (event.type === 'text') streamed += event.delta;
         else if (event.type === 'tool_call' && streamed !== '') {
@@ -313,11 +392,8 @@ export class Subagents {
           if (info.cost === undefined) delete info.cost;
           if (streamed !== '') info.lastText = bounded(streamed);
           this.save(child);
-          if (runTokens >= maxTokens) this.halt(child, `its token budget ran out (peon.subagents.maxTokens = ${maxTokens.toLocaleString('en-US')}; it used ${runTokens.toLocaleString('en-US')})`, 'failed');
-          const spent = this.sessionTokens();
-          if (spent >= sessionBudget) {
-            for (const other of this.children.values()) if (other.info.status === 'running') this.halt(other, `the chat's subagent token budget ran out (peon.subagents.sessionTokens = ${sessionBudget.toLocaleString('en-US')})`, 'failed');
-          }
+          if (runTokens >= maxTokens) this.halt(child, `its token budget ran out (peon.subagents.maxTokens = ${count(maxTokens)}; it used ${count(runTokens)})`, 'failed');
+          if (this.sessionTokens() >= sessionBudget) this.overBudget(sessionBudget);
         } else if (event.type === 'final') {
           if (event.text !== '') info.lastText = bounded(event.text);
           if (event.error) error = event.error;
@@ -335,10 +411,13 @@ export class Subagents {
     if (child.halted) {
       info.status = child.halted.status;
       info.stoppedBy = child.halted.why;
-    } else if (finalReason === 'end_turn' || finalReason === 'max_tokens') {
+    } else if (finalReason === 'end_turn') {
       info.status = 'completed';
-      if (finalReason === 'max_tokens') info.stoppedBy = 'its last answer hit the model\'s output limit';
-      else delete info.stoppedBy;
+      delete info.stoppedBy;
+    } else if (finalReason === 'max_tokens') {
+      // Its answer was cut off: not done, so its todos stay open.
+      info.status = 'failed';
+      info.stoppedBy = "its last answer hit the model's output limit and was cut off";
     } else if (finalReason === 'step_cap') {
       info.status = 'failed';
       info.stoppedBy = `its turn budget ran out (peon.subagents.maxTurns = ${maxTurns})`;
@@ -347,16 +426,14 @@ export class Subagents {
       info.stoppedBy = 'stopped by the person';
     } else {
       info.status = 'failed';
-      info.stoppedBy = finalReason === 'repeated_failure' ? 'it kept making the same failing call' : `it failed: ${error || 'the model request failed'}`;
+      info.stoppedBy = clip(finalReason === 'repeated_failure' ? 'it kept making the same failing call' : `it failed: ${error || 'the model request failed'}`);
     }
-    child.controller = undefined;
-    child.running = undefined;
     if (info.status === 'completed') await this.completeTodos(info.todoIds);
-    // A background outcome waits for its parent's next request (and is saved unreported until then).
-    if (request.background) this.deliver(child);
-    this.save(child);
-    this.next();
-    for (const wake of [...this.waiters]) wake();
+  }
+
+  /** The chat's subagents spent their budget: every open one stops, queued ones included. */
+  private overBudget(budget: number): void {
+    for (const other of this.children.values()) if (other.running) this.halt(other, `the chat's subagent token budget ran out (peon.subagents.sessionTokens = ${count(budget)})`, 'failed');
   }
 
   private async completeTodos(ids: readonly string[]): Promise<void> {
@@ -369,9 +446,12 @@ export class Subagents {
     }
   }
 
-  /** Starts pending children while slots are free. */
+  /** Starts pending children while slots are free (and the chat's budget lasts). */
   private next(): void {
-    const max = this.runtime.settings()['peon.subagents.maxConcurrent'] ?? 3;
+    const settings = this.runtime.settings();
+    const max = settings['peon.subagents.maxConcurrent'] ?? 3;
+    const budget = settings['peon.subagents.sessionTokens'] ?? 5_000_000;
+    if (this.queue.length > 0 && this.sessionTokens() >= budget) this.overBudget(budget);
     while (this.queue.length > 0 && this.runningCount() < max) {
       const child = this.queue.shift()!;
       child.info.status = 'running';
@@ -379,8 +459,9 @@ export class Subagents {
     }
   }
 
-  /** Stops a child (and what it started) with a reason; a pending one never starts. */
+  /** Stops a child and everything it started, with a reason; a pending one never starts. */
   private halt(child: Child, why: string, status: 'failed' | 'interrupted'): void {
+    for (const grandchild of this.children.values()) if (grandchild.info.parent === child.info.name) this.halt(grandchild, `${child.info.name}, which started it, was stopped`, status);
     if (!child.running || child.halted) return;
     child.halted = { why, status };
     const queued = this.queue.indexOf(child);
@@ -389,10 +470,9 @@ export class Subagents {
       child.start?.(); // runs to its end at once: halted before it started
     }
     child.controller?.abort(new Error(why));
-    for (const grandchild of this.children.values()) if (grandchild.info.parent === child.info.name) this.halt(grandchild, `${child.info.name}, which started it, was stopped`, status);
   }
 
-  /** A background child's report goes to its parent's inbox. */
+  /** An outcome its parent has not read goes to the parent's inbox. */
   private deliver(child: Child): void {
     const waiting = this.inbox.get(child.info.parent) ?? [];
     if (!waiting.includes(child)) waiting.push(child);
@@ -406,9 +486,20 @@ export class Subagents {
   private save(child: Child): void {
     const store = this.store();
     if (store && !child.info.transcript) child.info.transcript = store.file(child.info.name);
-    store?.append(child.info.name, { type: 'record', record: child.info, reported: child.reported });
+    this.persist(child.info.name, { type: 'record', record: child.info, reported: child.reported });
     this.runtime.onAgent?.({ ...child.info });
   }
+
+  /** Saving is not the agent's work: a full disk never stops it (what is in memory is still shown). */
+  private persist(name: string, line: AgentLine): void {
+    try {
+      this.store()?.append(name, line);
+    } catch {
+      // kept in memory
+    }
+  }
 }
+
+const clip = (text: string): string => (text.length > STOPPED_BY_CHARS ? `${text.slice(0, STOPPED_BY_CHARS - 1)}…` : text);
 
 const stripUndefined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;

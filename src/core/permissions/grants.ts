@@ -78,3 +78,26 @@ export class SessionGrants {
     for (const listener of this.listeners) listener(list);
   }
 }
+
+/**
+ * A subagent's grants: what the person allowed for the session holds for it, and "Allow
+ * for session" on its card is for the session; a plan it has approved is its own, for
+ * its task only, and its new plan ends only its own plan's grants.
+ */
+export class ChildGrants extends SessionGrants {
+  constructor(private readonly session: SessionGrants) {
+    super();
+  }
+
+  override has(tool: string, pattern: string): boolean {
+    return super.has(tool, pattern) || this.session.has(tool, pattern);
+  }
+
+  override matchesPlan(tool: string, matches: (pattern: string) => boolean): Grant | undefined {
+    return super.matchesPlan(tool, matches) ?? this.session.matchesPlan(tool, matches);
+  }
+
+  override add(tool: string, patterns: readonly string[]): void {
+    this.session.add(tool, patterns);
+  }
+}

@@ -3,54 +3,17 @@
 // routed by its name. Nothing here is mocked but the model's replies.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { LoopEvent } from '../../../src/core/agent/loop';
-import { anthropicClient } from '../../../src/core/model/anthropicClient';
 import type { ApprovalRequest, ApprovalReply, Approver } from '../../../src/core/permissions/approvals';
 import { AgentStore } from '../../../src/core/sessions/agentStore';
-import type { AgentInfo } from '../../../src/shared/messages';
 import { deferred } from '../../../src/core/deferred';
-import { startModelServer } from '../../fakes/modelServer.mjs';
 import { makeWorkspace, tempDir } from '../tools/toolTestContext';
 import { conversationIn } from './conversationTestKit';
+import { call, processAppears, say, scriptedModel, sent, survivors, watchAgents } from './subagentTestKit';
 
-let server: Awaited<ReturnType<typeof startModelServer>>;
-beforeAll(async () => (server = await startModelServer()));
-afterAll(() => server.close());
-afterEach(() => server.reset());
-
-const client = () => anthropicClient({ apiKey: 'k', model: 'claude-test', baseUrl: server.anthropicUrl });
-let callIds = 0;
-const call = (name: string, input: unknown, text?: string) => ({ ...(text ? { text } : {}), toolCalls: [{ id: `c${++callIds}`, name, arguments: JSON.stringify(input) }] });
-const say = (text: string) => ({ text });
-
-type Body = { system: unknown; tools?: { name: string }[]; messages: { role: string; content: unknown }[] };
-const bodies = (): Body[] => server.requests.map((r: { body: Body }) => r.body);
-const isAgent = (body: Body, name: string): boolean => JSON.stringify(body.system).includes(`You are the subagent \\"${name}\\"`);
-const requestsOf = (name: string): Body[] => bodies().filter((b) => isAgent(b, name));
-const mainRequests = (): Body[] => bodies().filter((b) => !JSON.stringify(b.system).includes('You are the subagent'));
-/** The tool results (and texts) the model was sent in a request, as one string. */
-const sent = (body: Body): string => JSON.stringify(body.messages);
-
-/** Resolves once `predicate` holds for an agent record the runtime reported. */
-function watchAgents() {
-  const seen: AgentInfo[] = [];
-  const waiters: { predicate: (a: AgentInfo) => boolean; resolve: (a: AgentInfo) => void }[] = [];
-  return {
-    seen,
-    onAgent(info: AgentInfo) {
-      seen.push(info);
-      for (const w of [...waiters]) if (w.predicate(info)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(info);
-      }
-    },
-    until(predicate: (a: AgentInfo) => boolean): Promise<AgentInfo> {
-      const found = seen.find(predicate);
-      return found ? Promise.resolve(found) : new Promise((resolve) => waiters.push({ predicate, resolve }));
-    },
-  };
-}
+const model = scriptedModel();
+const { client, requestsOf, mainRequests } = model;
 
 /** An approver whose answers the test gives, one pending request at a time. */
 function heldApprover() {
@@ -81,8 +44,8 @@ describe('the tool table binds', () => {
     const root = makeWorkspace({ 'a.txt': 'one\n' });
     const asked: ApprovalRequest[] = [];
     const conversation = conversationIn(root, { hooks: { approve: async (r) => (asked.push(r), { approved: true }) } });
-    server.script(call('task', { name: 'scout', subagent_type: 'explorer', prompt: 'Find where "one" is written, then try to change it.' }), say('The explorer reported.'));
-    server.route('scout', call('write', { path: 'a.txt', content: 'two\n' }), call('bash', { command: 'echo two > a.txt' }), call('bash', { command: 'sed -i s/one/two/ a.txt' }), call('read', { path: 'a.txt' }), say('a.txt:1 holds "one". I could not change it.'));
+    model.server.script(call('task', { name: 'scout', subagent_type: 'explorer', prompt: 'Find where "one" is written, then try to change it.' }), say('The explorer reported.'));
+    model.server.route('scout', call('write', { path: 'a.txt', content: 'two\n' }), call('bash', { command: 'echo two > a.txt' }), call('bash', { command: 'sed -i s/one/two/ a.txt' }), call('read', { path: 'a.txt' }), say('a.txt:1 holds "one". I could not change it.'));
     const result = await conversation.turn('go', client(), () => {});
     expect(result.text).toBe('The explorer reported.');
     expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('one\n');
@@ -91,6 +54,7 @@ describe('the tool table binds', () => {
     expect(sent(scout[1]!)).toContain('Error (unknown_tool)');
     expect(sent(scout[2]!)).toMatch(/Error \(permission_denied\): Plan mode is on/);
     expect(sent(scout[3]!)).toMatch(/Error \(permission_denied\): Plan mode is on/);
+    expect(sent(scout[2]!)).toContain('You stay read-only: put what you found'); // not told to call an exitplanmode it does not have
     expect(asked).toHaveLength(0); // refused, never put to the person
     // The foreground answer reaches the parent, with its facts.
     const report = sent(mainRequests()[1]!);
@@ -102,8 +66,8 @@ describe('the tool table binds', () => {
     const root = makeWorkspace({ 'a.txt': 'one\n' });
     const asked: ApprovalRequest[] = [];
     const conversation = conversationIn(root, { hooks: { approve: async (r) => (asked.push(r), { approved: true }) } });
-    server.script(call('task', { name: 'architect', subagent_type: 'planner', prompt: 'Plan the change.' }), say('ok'));
-    server.route('architect', call('write', { path: '.peon/plans/change.md', content: '# Plan\n1. edit a.txt\n' }), call('write', { path: 'a.txt', content: 'two\n' }), call('edit', { path: 'a.txt', old_string: 'one', new_string: 'two' }), say('The plan is in .peon/plans/change.md.'));
+    model.server.script(call('task', { name: 'architect', subagent_type: 'planner', prompt: 'Plan the change.' }), say('ok'));
+    model.server.route('architect', call('write', { path: '.peon/plans/change.md', content: '# Plan\n1. edit a.txt\n' }), call('write', { path: 'a.txt', content: 'two\n' }), call('edit', { path: 'a.txt', old_string: 'one', new_string: 'two' }), say('The plan is in .peon/plans/change.md.'));
     await conversation.turn('go', client(), () => {});
     expect(fs.readFileSync(path.join(root, '.peon/plans/change.md'), 'utf8')).toBe('# Plan\n1. edit a.txt\n');
     expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('one\n');
@@ -116,8 +80,8 @@ describe('the tool table binds', () => {
   test('a child started in plan mode stays in it: an orchestrator child gets no exitplanmode, and cannot write', async () => {
     const root = makeWorkspace({ 'a.txt': 'one\n' });
     const conversation = conversationIn(root, { state: { mode: 'plan', grants: [] } });
-    server.script(call('task', { name: 'lead', subagent_type: 'orchestrator', prompt: 'Do it.' }), say('ok'));
-    server.route('lead', call('write', { path: 'a.txt', content: 'two\n' }), say('refused'));
+    model.server.script(call('task', { name: 'lead', subagent_type: 'orchestrator', prompt: 'Do it.' }), say('ok'));
+    model.server.route('lead', call('write', { path: 'a.txt', content: 'two\n' }), say('refused'));
     await conversation.turn('go', client(), () => {});
     const lead = requestsOf('lead');
     const tools = lead[0]!.tools!.map((t) => t.name);
@@ -131,9 +95,9 @@ describe('the tool table binds', () => {
 
   test('each type has its own reviewed system prompt', async () => {
     const conversation = conversationIn(makeWorkspace());
-    server.script(call('task', { name: 'd1', subagent_type: 'developer', prompt: 'x' }), call('task', { name: 'e1', subagent_type: 'explorer', prompt: 'x' }), say('ok'));
-    server.route('d1', say('done'));
-    server.route('e1', say('done'));
+    model.server.script(call('task', { name: 'd1', subagent_type: 'developer', prompt: 'x' }), call('task', { name: 'e1', subagent_type: 'explorer', prompt: 'x' }), say('ok'));
+    model.server.route('d1', say('done'));
+    model.server.route('e1', say('done'));
     await conversation.turn('go', client(), () => {});
     expect(JSON.stringify(requestsOf('d1')[0]!.system)).toContain('You are a Peon developer subagent');
     expect(JSON.stringify(requestsOf('e1')[0]!.system)).toContain('You are a Peon explorer subagent');
@@ -149,8 +113,8 @@ describe('foreground, background, resume', () => {
     const held = heldApprover();
     const agents = watchAgents();
     const conversation = conversationIn(root, { hooks: { approve: held.approve, onAgent: agents.onAgent } });
-    server.script(call('task', { name: 'bg', subagent_type: 'developer', prompt: 'Create y.' , background: true }), say('Started it.'));
-    server.route('bg', call('bash', { command: 'touch y' }), say('Created y.'));
+    model.server.script(call('task', { name: 'bg', subagent_type: 'developer', prompt: 'Create y.' , background: true }), say('Started it.'));
+    model.server.route('bg', call('bash', { command: 'touch y' }), say('Created y.'));
     const first = await conversation.turn('go', client(), () => {});
     expect(first.text).toBe('Started it.');
     expect(sent(mainRequests()[1]!)).toContain('Started bg (developer) in the background');
@@ -162,13 +126,13 @@ describe('foreground, background, resume', () => {
     card.answer({ approved: true });
     await agents.until((a) => a.name === 'bg' && a.status === 'completed');
     expect(fs.existsSync(path.join(root, 'y'))).toBe(true);
-    server.script(say('Noted.'));
+    model.server.script(say('Noted.'));
     await conversation.turn('and now?', client(), () => {});
     const next = sent(mainRequests().at(-1)!);
     expect(next).toContain('<subagent_report name=\\"bg\\" type=\\"developer\\" status=\\"completed\\">');
     expect(next).toContain('Created y.');
     // Once: the report does not come again.
-    server.script(say('ok'));
+    model.server.script(say('ok'));
     await conversation.turn('more', client(), () => {});
     expect(sent(mainRequests().at(-1)!).split('<subagent_report').length).toBe(2);
   });
@@ -178,8 +142,8 @@ describe('foreground, background, resume', () => {
     const held = heldApprover();
     const agents = watchAgents();
     const conversation = conversationIn(root, { hooks: { approve: held.approve, onAgent: agents.onAgent } });
-    server.script(call('task', { name: 'scout', subagent_type: 'explorer', prompt: 'First question.' }), call('task', { name: 'scout', subagent_type: 'explorer', prompt: 'Second question.' }), call('task', { name: 'scout', subagent_type: 'developer', prompt: 'x' }), say('ok'));
-    server.route('scout', say('First answer.'), say('Second answer.'));
+    model.server.script(call('task', { name: 'scout', subagent_type: 'explorer', prompt: 'First question.' }), call('task', { name: 'scout', subagent_type: 'explorer', prompt: 'Second question.' }), call('task', { name: 'scout', subagent_type: 'developer', prompt: 'x' }), say('ok'));
+    model.server.route('scout', say('First answer.'), say('Second answer.'));
     await conversation.turn('go', client(), () => {});
     const second = requestsOf('scout')[1]!;
     expect(second.messages.map((m) => m.content)).toEqual(['First question.', [{ type: 'text', text: 'First answer.' }], 'Second question.']);
@@ -187,8 +151,8 @@ describe('foreground, background, resume', () => {
     expect(sent(mainRequests()[3]!)).toMatch(/invalid_input.*scout is an explorer; resume it as an explorer/);
 
     // Running (a background one waiting on its card): the same name is refused.
-    server.script(call('task', { name: 'busy', subagent_type: 'developer', prompt: 'touch', background: true }), call('task', { name: 'busy', subagent_type: 'developer', prompt: 'again' }), say('ok'));
-    server.route('busy', call('bash', { command: 'touch z' }), say('done'));
+    model.server.script(call('task', { name: 'busy', subagent_type: 'developer', prompt: 'touch', background: true }), call('task', { name: 'busy', subagent_type: 'developer', prompt: 'again' }), say('ok'));
+    model.server.route('busy', call('bash', { command: 'touch z' }), say('done'));
     await conversation.turn('go', client(), () => {});
     expect(sent(mainRequests().at(-1)!)).toMatch(/Error \(invalid_input\): busy is still running/);
     (await held.next()).answer({ approved: false });
@@ -200,9 +164,9 @@ describe('foreground, background, resume', () => {
     const conversation = conversationIn(root, { user: bounds({ 'peon.subagents.maxTurns': 1 }).user });
     await conversation.call('todowrite', { title: 'one' });
     await conversation.call('todowrite', { title: 'two' });
-    server.script(call('task', { name: 'ok1', subagent_type: 'explorer', prompt: 'x', task_id: ['todo-1'] }), call('task', { name: 'bad', subagent_type: 'explorer', prompt: 'x', task_id: ['todo-2'] }), call('task', { name: 'nope', subagent_type: 'explorer', prompt: 'x', task_id: ['todo-9'] }), say('ok'));
-    server.route('ok1', say('done'));
-    server.route('bad', call('read', { path: 'missing' }, 'looking'));
+    model.server.script(call('task', { name: 'ok1', subagent_type: 'explorer', prompt: 'x', task_id: ['todo-1'] }), call('task', { name: 'bad', subagent_type: 'explorer', prompt: 'x', task_id: ['todo-2'] }), call('task', { name: 'nope', subagent_type: 'explorer', prompt: 'x', task_id: ['todo-9'] }), say('ok'));
+    model.server.route('ok1', say('done'));
+    model.server.route('bad', call('read', { path: 'missing' }, 'looking'));
     await conversation.turn('go', client(), () => {});
     const todos = (await conversation.todos.list()).todos;
     expect(todos.find((t) => t.id === 'todo-1')?.status).toBe('completed');
@@ -215,8 +179,8 @@ describe('foreground, background, resume', () => {
 describe('bounds: each stops a child with its partial result and says which', () => {
   test('depth: a child may not start children past peon.subagents.maxDepth', async () => {
     const conversation = conversationIn(makeWorkspace(), { user: bounds({ 'peon.subagents.maxDepth': 1 }).user });
-    server.script(call('task', { name: 'lead', subagent_type: 'orchestrator', prompt: 'Split it.' }), say('ok'));
-    server.route('lead', call('task', { name: 'deeper', subagent_type: 'explorer', prompt: 'x' }), say('I did it myself.'));
+    model.server.script(call('task', { name: 'lead', subagent_type: 'orchestrator', prompt: 'Split it.' }), say('ok'));
+    model.server.route('lead', call('task', { name: 'deeper', subagent_type: 'explorer', prompt: 'x' }), say('I did it myself.'));
     await conversation.turn('go', client(), () => {});
     expect(sent(requestsOf('lead')[1]!)).toMatch(/permission_denied.*nest 1 deep \(peon.subagents.maxDepth\)/);
     expect(requestsOf('deeper')).toHaveLength(0);
@@ -227,14 +191,14 @@ describe('bounds: each stops a child with its partial result and says which', ()
     const held = heldApprover();
     const agents = watchAgents();
     const conversation = conversationIn(makeWorkspace(), { user: bounds({ 'peon.subagents.maxConcurrent': 1 }).user, hooks: { approve: held.approve, onAgent: agents.onAgent } });
-    server.script(
+    model.server.script(
       call('task', { name: 'first', subagent_type: 'developer', prompt: 'x', background: true }),
       call('task', { name: 'second', subagent_type: 'explorer', prompt: 'x' }),
       call('task', { name: 'third', subagent_type: 'explorer', prompt: 'x', background: true }),
       say('ok'),
     );
-    server.route('first', call('bash', { command: 'touch f' }), say('first done'));
-    server.route('third', say('third done'));
+    model.server.route('first', call('bash', { command: 'touch f' }), say('first done'));
+    model.server.route('third', say('third done'));
     await conversation.turn('go', client(), () => {});
     const results = sent(mainRequests().at(-1)!);
     expect(results).toMatch(/permission_denied.*1 subagents are running \(first\).*maxConcurrent = 1/);
@@ -248,8 +212,8 @@ describe('bounds: each stops a child with its partial result and says which', ()
 
   test('turns: stopped at peon.subagents.maxTurns, with what it had', async () => {
     const conversation = conversationIn(makeWorkspace({ 'a.txt': 'x' }), { user: bounds({ 'peon.subagents.maxTurns': 2 }).user });
-    server.script(call('task', { name: 'loop', subagent_type: 'explorer', prompt: 'x' }), say('ok'));
-    server.route('loop', call('read', { path: 'a.txt' }, 'Reading the first file.'), call('read', { path: 'a.txt' }, 'Still reading.'), say('never reached'));
+    model.server.script(call('task', { name: 'loop', subagent_type: 'explorer', prompt: 'x' }), say('ok'));
+    model.server.route('loop', call('read', { path: 'a.txt' }, 'Reading the first file.'), call('read', { path: 'a.txt' }, 'Still reading.'), say('never reached'));
     await conversation.turn('go', client(), () => {});
     expect(requestsOf('loop')).toHaveLength(2);
     const report = sent(mainRequests()[1]!);
@@ -260,9 +224,9 @@ describe('bounds: each stops a child with its partial result and says which', ()
 
   test('tokens: stopped at peon.subagents.maxTokens, with what it had', async () => {
     const conversation = conversationIn(makeWorkspace({ 'a.txt': 'x' }), { user: bounds({ 'peon.subagents.maxTokens': 1000 }).user });
-    server.script(call('task', { name: 'spender', subagent_type: 'explorer', prompt: 'x' }), say('ok'));
+    model.server.script(call('task', { name: 'spender', subagent_type: 'explorer', prompt: 'x' }), say('ok'));
     // Each scripted request counts 170 tokens (100 in, 20 out, 40 cache read, 10 cache write).
-    server.route('spender', ...Array.from({ length: 10 }, (_, i) => call('read', { path: 'a.txt' }, `step ${i + 1}`)));
+    model.server.route('spender', ...Array.from({ length: 10 }, (_, i) => call('read', { path: 'a.txt' }, `step ${i + 1}`)));
     await conversation.turn('go', client(), () => {});
     expect(requestsOf('spender')).toHaveLength(6);
     const report = sent(mainRequests()[1]!);
@@ -275,8 +239,8 @@ describe('bounds: each stops a child with its partial result and says which', ()
     const root = makeWorkspace();
     const marker = `${300 + Math.floor(Math.random() * 1000)}.25`;
     const conversation = conversationIn(root, { user: bounds({ 'peon.subagents.maxSeconds': 2 }).user });
-    server.script(call('task', { name: 'slow', subagent_type: 'developer', prompt: 'x' }), say('ok'));
-    server.route('slow', call('bash', { command: `sleep ${marker}` }, 'Waiting on the build.'));
+    model.server.script(call('task', { name: 'slow', subagent_type: 'developer', prompt: 'x' }), say('ok'));
+    model.server.route('slow', call('bash', { command: `sleep ${marker}` }, 'Waiting on the build.'));
     const started = Date.now();
     await conversation.turn('go', client(), () => {});
     expect(Date.now() - started).toBeLessThan(60_000);
@@ -288,25 +252,14 @@ describe('bounds: each stops a child with its partial result and says which', ()
 
   test("the session's budget: past peon.subagents.sessionTokens running children stop and no new one starts", async () => {
     const conversation = conversationIn(makeWorkspace({ 'a.txt': 'x' }), { user: bounds({ 'peon.subagents.sessionTokens': 1000 }).user });
-    server.script(call('task', { name: 'big', subagent_type: 'explorer', prompt: 'x' }), call('task', { name: 'after', subagent_type: 'explorer', prompt: 'x' }), say('ok'));
-    server.route('big', ...Array.from({ length: 10 }, () => call('read', { path: 'a.txt' }, 'reading')));
+    model.server.script(call('task', { name: 'big', subagent_type: 'explorer', prompt: 'x' }), call('task', { name: 'after', subagent_type: 'explorer', prompt: 'x' }), say('ok'));
+    model.server.route('big', ...Array.from({ length: 10 }, () => call('read', { path: 'a.txt' }, 'reading')));
     await conversation.turn('go', client(), () => {});
     expect(sent(mainRequests()[1]!)).toContain("the chat's subagent token budget ran out (peon.subagents.sessionTokens = 1,000)");
     expect(sent(mainRequests()[2]!)).toMatch(/permission_denied.*used 1,020 tokens, its budget/);
     expect(requestsOf('after')).toHaveLength(0);
   });
 });
-
-/** Processes whose command line is exactly `command` (read from /proc; nothing is signalled). */
-function survivors(command: string): number[] {
-  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ') === command ? [Number(pid)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
 
 describe('Stop, reload, cost', () => {
   test('Stop in the parent cancels a foreground child whose bash runs, and a background one: no survivor in /proc', async () => {
@@ -316,14 +269,13 @@ describe('Stop, reload, cost', () => {
     const conversation = conversationIn(makeWorkspace(), {
       hooks: { onAgent: agents.onAgent, onAgentProgress: (_name: string, text: string) => text.includes('started') && progress.resolve() },
     });
-    server.script(call('task', { name: 'waiter', subagent_type: 'developer', prompt: 'x', background: true }), call('task', { name: 'runner', subagent_type: 'developer', prompt: 'x' }), say('unreached'));
-    server.route('waiter', { stall: true });
-    // The sleep is running before `started` is printed.
-    server.route('runner', call('bash', { command: `sleep ${marker} & echo started; wait` }));
+    model.server.script(call('task', { name: 'waiter', subagent_type: 'developer', prompt: 'x', background: true }), call('task', { name: 'runner', subagent_type: 'developer', prompt: 'x' }), say('unreached'));
+    model.server.route('waiter', { stall: true });
+    model.server.route('runner', call('bash', { command: `echo started; sleep ${marker}` }));
     const turn = conversation.turn('go', client(), () => {});
     await progress.promise;
     await agents.until((a) => a.name === 'waiter' && a.status === 'running');
-    expect(survivors(`sleep ${marker}`).length).toBe(1);
+    await processAppears(`sleep ${marker}`);
     conversation.stop();
     const result = await turn;
     expect(result.reason).toBe('cancelled');
@@ -342,22 +294,22 @@ describe('Stop, reload, cost', () => {
     const held = heldApprover();
     const agents = watchAgents();
     const before = conversationIn(root, { hooks: { approve: held.approve, onAgent: agents.onAgent, agentsDir: () => dir } });
-    server.script(call('task', { name: 'worker', subagent_type: 'developer', prompt: 'Make w.', background: true }), say('Started.'));
-    server.route('worker', call('bash', { command: 'touch w' }, 'About to create w.'), say('never'));
+    model.server.script(call('task', { name: 'worker', subagent_type: 'developer', prompt: 'Make w.', background: true }), say('Started.'));
+    model.server.route('worker', call('bash', { command: 'touch w' }, 'About to create w.'), say('never'));
     await before.turn('go', client(), () => {});
     await held.next(); // its card is up: the window "reloads" now
     expect(fs.existsSync(path.join(dir, 'worker.jsonl'))).toBe(true);
     const saved = new AgentStore(dir).load();
     expect(saved[0]!.record).toMatchObject({ name: 'worker', status: 'running', waiting: 'approval', lastText: 'About to create w.' });
-    const requestsBefore = server.requests.length;
+    const requestsBefore = model.server.requests.length;
 
     const after = conversationIn(root, { hooks: { agentsDir: () => dir }, extra: { agents: saved, history: [...before.history] } });
     expect(after.subagents.list()[0]).toMatchObject({ name: 'worker', status: 'interrupted', lastText: 'About to create w.', stoppedBy: expect.stringContaining('reloaded') });
     expect(new AgentStore(dir).load()[0]!.record.status).toBe('interrupted');
     before.stop(); // the old host's child goes (a killed host's processes go with it)
-    expect(server.requests.length).toBe(requestsBefore); // nothing re-run
+    expect(model.server.requests.length).toBe(requestsBefore); // nothing re-run
     expect(fs.existsSync(path.join(root, 'w'))).toBe(false);
-    server.script(say('I see it was interrupted.'));
+    model.server.script(say('I see it was interrupted.'));
     await after.turn('what happened?', client(), () => {});
     const next = sent(mainRequests().at(-1)!);
     expect(next).toContain('status=\\"interrupted\\"');
@@ -370,8 +322,8 @@ describe('Stop, reload, cost', () => {
   test("children's usage reaches the face per child, with its cost when the price is known", async () => {
     const events: [string, LoopEvent][] = [];
     const conversation = conversationIn(makeWorkspace(), { user: { 'peon.model.price': { input: 3, output: 15 } }, hooks: { onAgentEvent: (name: string, event: LoopEvent) => events.push([name, event]) } });
-    server.script(call('task', { name: 'e1', subagent_type: 'explorer', prompt: 'x' }), say('ok'));
-    server.route('e1', say('done'));
+    model.server.script(call('task', { name: 'e1', subagent_type: 'explorer', prompt: 'x' }), say('ok'));
+    model.server.route('e1', say('done'));
     await conversation.turn('go', client(), () => {});
     const usage = events.filter(([, e]) => e.type === 'usage');
     expect(usage.map(([n]) => n)).toEqual(['e1']);
