@@ -4,7 +4,7 @@
 
 import type { LoopEvent } from '../../core/agent/loop';
 import { modelClient } from '../../core/model/clients';
-import type { ModelClient } from '../../core/model/modelClient';
+import { addUsage, NO_USAGE, type ModelClient, type Usage } from '../../core/model/modelClient';
 import { stripTerminalEscapes } from '../../core/process/terminalText';
 import type { SettingValues } from '../../core/settings';
 import type { AgentInfo } from '../../shared/messages';
@@ -34,10 +34,17 @@ function makeClient(values: SettingValues): ModelClient {
   throw new UsageError(`--provider takes anthropic or openai, not ${JSON.stringify(provider)}.`);
 }
 
-function usageLine(event: LoopEvent & { type: 'usage' }): string {
-  const t = event.total;
+/** What the whole turn spent (its reports' follow-ups included): every request's tokens, and their cost while each one's is known. */
+interface Spend {
+  tokens: Usage;
+  cost: number | undefined;
+  requests: number;
+}
+
+function usageLine(spend: Spend): string {
+  const t = spend.tokens;
   const tokens = `${t.inputTokens} in, ${t.outputTokens} out, ${t.cacheReadTokens} cache read, ${t.cacheWriteTokens} cache write`;
-  return `peon: ${tokens}${event.cost ? ` · ${formatUsd(event.cost.total)}` : ' · cost unknown'}\n`;
+  return `peon: ${tokens}${spend.cost !== undefined ? ` · ${formatUsd(spend.cost)}` : ' · cost unknown'}\n`;
 }
 
 /** The subagents' share, per child: they count in the session's spend. */
@@ -64,7 +71,7 @@ function humanAgent(name: string, event: LoopEvent, io: CliIo): void {
  */
 const shown = (text: string): string => stripTerminalEscapes(text).replace(/\r/g, '');
 
-function human(event: LoopEvent, io: CliIo, last: { usage?: LoopEvent & { type: 'usage' } }): void {
+function human(event: LoopEvent, io: CliIo, spend: Spend): void {
   switch (event.type) {
     case 'text':
       io.stdout(shown(event.delta));
@@ -91,10 +98,11 @@ function human(event: LoopEvent, io: CliIo, last: { usage?: LoopEvent & { type: 
     case 'final':
       io.stdout('\n');
       if (event.reason !== 'end_turn') io.stderr(`peon: stopped (${event.reason})${event.error ? `: ${shown(event.error)}` : ''}\n`);
-      if (last.usage) io.stderr(usageLine(last.usage));
       break;
     case 'usage':
-      last.usage = event;
+      spend.tokens = addUsage(spend.tokens, event.turn);
+      spend.cost = event.cost && spend.cost !== undefined ? spend.cost + event.cost.turn : undefined;
+      spend.requests++;
       break;
   }
 }
@@ -123,10 +131,11 @@ export const runCommand = {
     try {
       for (const warning of host.warnings) io.stderr(`peon: ${warning}\n`);
       const client = makeClient(host.settings.values);
-      const last = {};
+      const spend: Spend = { tokens: NO_USAGE, cost: 0, requests: 0 };
       const agent = host.conversation.name;
       // settle: background subagents still running when the model stops are waited for, and their reports answered.
-      await host.conversation.turn(prompt, client, (event) => (json ? io.stdout(`${JSON.stringify({ agent, ...event })}\n`) : human(event, io, last)), { settle: true });
+      await host.conversation.turn(prompt, client, (event) => (json ? io.stdout(`${JSON.stringify({ agent, ...event })}\n`) : human(event, io, spend)), { settle: true });
+      if (!json && spend.requests > 0) io.stderr(usageLine(spend));
       if (!json) io.stderr(agentsLine(host.conversation.subagents.list()));
     } finally {
       // A turn that ended otherwise (an error, the step cap) leaves nothing running behind the command.
