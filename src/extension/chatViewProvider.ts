@@ -189,6 +189,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     });
     if (!conversation) return undefined;
     this.conversation = conversation;
+    // The runtime's records (a resumed chat's, as restored) are what the strip shows.
+    for (const info of conversation.subagents.list()) this.agents.update(info);
     this.todos.attach(conversation);
     this.postState();
     return conversation;
@@ -201,7 +203,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** The grants and the mode (the panel lists the grants and shows plan mode's banner). */
   private postState(state: SavedState | undefined = this.conversation?.state.snapshot()): void {
-    this.post({ type: 'grants', grants: [...(state?.grants ?? [])] });
+    // The session's grants, and running subagents' own (a plan one approved), each revocable.
+    this.post({ type: 'grants', grants: this.conversation?.state.grants.shown() ?? [...(state?.grants ?? [])] });
     this.post({ type: 'mode', mode: state?.mode ?? 'normal' });
   }
 
@@ -267,7 +270,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         setup: (message) => void applySetup(message, this.secrets),
         answer: (message) => void this.approvals.answer(message.id, message.answer, message.message),
         openDiff: (message) => void this.approvals.openDiff(message.id),
-        revokeGrant: (message) => this.conversation?.state.grants.revoke(message.tool, message.pattern),
+        revokeGrant: (message) => this.conversation?.state.grants.revoke(message.tool, message.pattern, message.agent),
         answerQuestions: (message) => this.questions.answer(message.id, message.answers),
         dismissQuestions: (message) => this.questions.dismiss(message.id),
         editTodo: (message) => {

@@ -29,7 +29,7 @@ export class PanelAgents {
     this.postAgents();
   }
 
-  /** A resumed chat's agents, their transcripts rebuilt from their saved events. */
+  /** A resumed chat's agents' transcripts, rebuilt from their saved events (their records come from the runtime, as it restored them). */
   restore(saved: readonly LoadedAgent[]): void {
     this.clear();
     for (const agent of saved) {

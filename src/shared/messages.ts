@@ -147,6 +147,8 @@ export const Grant = z.object({
   pattern: z.string().max(20_000),
   /** A plan's grant is a glob (files) or a command pattern, not an exact path or segment. */
   origin: z.enum(['approval', 'plan']).optional(),
+  /** A subagent's own grant (a plan it approved), for its task only. */
+  agent: z.string().regex(AGENT_NAME).optional(),
 });
 export type Grant = z.infer<typeof Grant>;
 
@@ -264,7 +266,7 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('answer'), id, answer: z.enum(['once', 'session', 'always', 'deny']), message: z.string().max(4000).optional() }),
   /** Open a file change's proposal in VS Code's diff editor (without taking focus). */
   z.object({ type: z.literal('openDiff'), id }),
-  z.object({ type: z.literal('revokeGrant'), tool: z.string().max(200), pattern: z.string().max(20_000) }),
+  z.object({ type: z.literal('revokeGrant'), tool: z.string().max(200), pattern: z.string().max(20_000), agent: z.string().regex(AGENT_NAME).optional() }),
   /** The modal's answers, by question id; the host checks them against the pending questions. */
   z.object({ type: z.literal('answerQuestions'), id, answers: z.record(z.string().max(100), z.string().max(20_000)) }),
   /** The person closed the modal without answering. */

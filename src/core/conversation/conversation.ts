@@ -16,7 +16,7 @@ import { modelJudge, type CommandJudge } from '../permissions/judgeModel';
 import { permissionConfig, type PermissionConfig } from '../permissions/rules';
 import { locateRipgrep, type LocateOptions } from '../search/ripgrep';
 import type { SettingLayers, SettingValues } from '../settings';
-import type { QuestionAsker, SubagentControl, ToolContext, WebAccess } from '../tools/contract';
+import type { Mode, QuestionAsker, SubagentControl, ToolContext, WebAccess } from '../tools/contract';
 import { DEFAULT_LIMITS } from '../tools/contract';
 import type { ToolRegistry } from '../tools/registry';
 import { TodoStore } from '../todos/todoStore';
@@ -148,7 +148,8 @@ export class Conversation {
     this.settings = setup.settings;
     this.layers = setup.layers;
     const startMode = setup.child?.spec.planInherited ? 'plan' : startingMode(this.type);
-    this.state = new ConversationState(setup.state ?? { mode: startMode, grants: [] }, setup.child?.grants);
+    const child = setup.child;
+    this.state = new ConversationState(setup.state ?? { mode: startMode, grants: [] }, child?.grants, child ? () => child.spec.parentPlanning() : undefined);
     if (setup.hooks.onState) this.state.onChange(setup.hooks.onState);
     this.todos = setup.child?.todos ?? new TodoStore(this.workspace.root.root);
     // A call cut off by a closed window gets its result, so the next request is valid.
@@ -189,6 +190,8 @@ export class Conversation {
       settings: () => this.settings,
       open: (spec): Conversation => this.openChild(spec, subagents),
       todos: this.todos,
+      rootName: this.setup.agent,
+      rootMode: () => this.state.current,
       // Known once (a panel chat's folder exists from its first message), then fixed: a child's last lines never land in another session's folder.
       store: () => {
         if (store) return store;
@@ -219,7 +222,7 @@ export class Conversation {
       history: spec.history,
       state: undefined,
       agents: undefined,
-      child: { subagents, spec, grants: new ChildGrants(this.state.grants), todos: this.todos, ripgrep: this.context.ripgrep },
+      child: { subagents, spec, grants: new ChildGrants(this.state.grants, spec.name), todos: this.todos, ripgrep: this.context.ripgrep },
       hooks: {
         ...(hooks.diagnostics ? { diagnostics: hooks.diagnostics } : {}),
         ...(hooks.unsaved ? { unsaved: hooks.unsaved } : {}),
@@ -271,6 +274,16 @@ export class Conversation {
     this.live?.reconfigure(settings, timeoutOf(settings), this.permissions);
     // A running subagent follows the person's settings as they change, like its session.
     if (!this.setup.child) for (const child of this.subagents.running()) child.configure(settings, layers, trusted);
+  }
+
+  /** Plan mode or not, now (a subagent's follows the agents above it). */
+  get mode(): Mode {
+    return this.state.current;
+  }
+
+  /** A subagent's task ended: its own grants leave the session's list. */
+  close(): void {
+    if (this.state.grants instanceof ChildGrants) this.state.grants.detach();
   }
 
   /** Who this conversation is on cards and in reports: `main`, `cli`, a subagent's name. */
@@ -354,8 +367,9 @@ export class Conversation {
       steps -= result.steps;
       while (options.settle && result.reason === 'end_turn' && this.subagents.hasOpen(name) && steps > 0) {
         await this.subagents.settled(name, signal);
+        if (signal.aborted) break; // the reports stay unread, for the next request
         const reports = this.subagents.drain(name);
-        if (signal.aborted || reports.length === 0) break;
+        if (reports.length === 0) break;
         this.contextTokens = result.contextTokens;
         result = await run(reports.join('\n\n'), steps);
         steps -= result.steps;

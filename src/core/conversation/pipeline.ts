@@ -93,6 +93,9 @@ export class CallPipeline {
         throw new ToolError(outside ? 'outside_workspace' : 'permission_denied', deniedMessage(name, permission, assessment));
       }
       throwIfAborted(signal);
+      // Plan mode began while the card waited (the main agent entered it, a subagent's parent did): judged again.
+      const refusedNow = !planning && this.planningNow() ? await planModeRefusal(tool, this.gateInput(tool, assessment), this.context.workspace, canExit) : undefined;
+      if (refusedNow) throw new ToolError('permission_denied', refusedNow);
       this.recheckPaths(assessment);
       // A call that waits for the person (a question) has no deadline: only Stop ends it.
       signal = tool.untimed ? this.context.signal : AbortSignal.any([this.context.signal, AbortSignal.timeout(this.context.timeoutMs)]);
@@ -102,6 +105,11 @@ export class CallPipeline {
     } catch (error) {
       return failure(name, asToolError(error, signal), risk, permission);
     }
+  }
+
+  /** Read afresh: plan mode may have begun while a card waited. */
+  private planningNow(): boolean {
+    return this.state.current === 'plan';
   }
 
   /**

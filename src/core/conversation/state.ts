@@ -23,15 +23,18 @@ export class ConversationState implements ModeControl {
   private mode: Mode = 'normal';
   private readonly listeners = new Set<(state: SavedState) => void>();
 
-  /** `grants`: a subagent shares its session's (what the person allowed holds for it too). */
-  constructor(saved?: SavedState, grants?: SessionGrants) {
+  /**
+   * `grants`: a subagent's, which read through to its session's. `inherited`: whether
+   * the agent that started it (or one above) is in plan mode now: then so is it.
+   */
+  constructor(saved?: SavedState, grants?: SessionGrants, private readonly inherited?: () => boolean) {
     this.grants = grants ?? new SessionGrants();
     if (saved) this.restore(saved);
     this.grants.onChange(() => this.changed());
   }
 
   get current(): Mode {
-    return this.mode;
+    return this.mode === 'plan' || this.inherited?.() ? 'plan' : 'normal';
   }
 
   /** Entering plan mode starts a new task: the last plan's grants end. */

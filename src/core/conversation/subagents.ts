@@ -29,6 +29,10 @@ export interface TaskCaller {
 /** A child conversation as Subagents drives it (Conversation, seen from here). */
 export interface ChildConversation {
   readonly toolNames: readonly string[];
+  /** Plan mode or not, now (its own, or inherited from above). */
+  readonly mode: Mode;
+  /** Its task ended. */
+  close(): void;
   configure(settings: SettingValues, layers: SettingLayers, trusted: boolean): void;
   turn(prompt: string, client: ModelClient, onEvent: (event: LoopEvent) => void, options: { signal: AbortSignal; maxSteps: number; settle: true }): Promise<{ reason: FinalReason; text: string }>;
 }
@@ -40,6 +44,8 @@ export interface ChildSpec {
   readonly depth: number;
   /** Started in its parent's plan mode: it stays in it. */
   readonly planInherited: boolean;
+  /** Whether the agent that started it is in plan mode now (entered after it started): then it is read-only too. */
+  readonly parentPlanning: () => boolean;
   readonly history: readonly HistoryItem[];
   /** Its history grows: each item is saved. */
   readonly onHistory: (item: HistoryItem) => void;
@@ -54,6 +60,9 @@ export interface SubagentRuntime {
   readonly settings: () => SettingValues;
   readonly open: (spec: ChildSpec) => ChildConversation;
   readonly todos: TodoStore;
+  /** The main agent: its name, and its mode now. */
+  readonly rootName: string;
+  readonly rootMode: () => Mode;
   /** Where agents are saved; undefined: not yet known (a panel chat before its first message), so kept in memory. */
   readonly store: () => AgentStore | undefined;
   /** Cancels everything the session runs (the CLI's SIGINT). */
@@ -83,7 +92,8 @@ const MAX_AGENTS = 200;
 const STOPPED_BY_CHARS = 1000;
 
 const article = (word: string): string => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
-const tokensOf = (u: Usage): number => u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+/** Tokens of a request as the provider counted them; a count that is not a number counts 0 (never NaN past a bound). */
+const tokensOf = (u: Usage): number => [u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens].reduce((sum, n) => sum + (Number.isFinite(n) && n > 0 ? n : 0), 0);
 const count = (n: number): string => n.toLocaleString('en-US');
 
 export class Subagents {
@@ -210,6 +220,8 @@ export class Subagents {
     }
     try {
       while (this.hasOpen(parent) && !signal.aborted) await this.changed(signal);
+      // Going on takes a slot again, as a start would: never more than maxConcurrent at once.
+      while (self && !signal.aborted && this.runningCount() >= (this.runtime.settings()['peon.subagents.maxConcurrent'] ?? 3)) await this.changed(signal);
     } finally {
       if (self) self.settling = false;
     }
@@ -313,6 +325,7 @@ export class Subagents {
     } finally {
       child.controller = undefined;
       child.running = undefined;
+      this.live.get(child.info.name)?.close();
       this.live.delete(child.info.name);
       // What it started in the background ends with it (a report to it could not be read).
       for (const other of this.children.values()) if (other.info.parent === child.info.name) this.halt(other, `${child.info.name}, which started it, ended`, 'interrupted');
@@ -357,6 +370,7 @@ export class Subagents {
         parent: info.parent,
         depth: info.depth,
         planInherited: caller.mode === 'plan',
+        parentPlanning: () => this.modeOf(info.parent) === 'plan',
         history: child.history,
         onHistory: (item) => {
           child.history.push(item);
@@ -429,6 +443,11 @@ export class Subagents {
       info.stoppedBy = clip(finalReason === 'repeated_failure' ? 'it kept making the same failing call' : `it failed: ${error || 'the model request failed'}`);
     }
     if (info.status === 'completed') await this.completeTodos(info.todoIds);
+  }
+
+  /** An agent's mode now: the main agent's, or a running child's (which follows its own parent's). */
+  private modeOf(name: string): Mode {
+    return name === this.runtime.rootName ? this.runtime.rootMode() : (this.live.get(name)?.mode ?? 'normal');
   }
 
   /** The chat's subagents spent their budget: every open one stops, queued ones included. */

@@ -62,8 +62,11 @@ export function openaiClient(options: OpenAIOptions): ModelClient {
         for await (const chunk of stream) {
           started = true;
           if (chunk.usage) {
-            const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
-            usage = { inputTokens: chunk.usage.prompt_tokens - cached, outputTokens: chunk.usage.completion_tokens, cacheReadTokens: cached, cacheWriteTokens: 0 };
+            // Servers leave fields out (no completion_tokens, only total_tokens): every count stays a finite number.
+            const { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total } = chunk.usage as { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
+            const cached = finite(chunk.usage.prompt_tokens_details?.cached_tokens);
+            const output = completion ?? (total !== undefined && prompt !== undefined ? total - prompt : 0);
+            usage = { inputTokens: Math.max(0, finite(prompt) - cached), outputTokens: finite(output), cacheReadTokens: cached, cacheWriteTokens: 0 };
           }
           const choice = chunk.choices[0];
           if (!choice) continue;
@@ -96,4 +99,9 @@ export function openaiClient(options: OpenAIOptions): ModelClient {
       };
     },
   };
+}
+
+/** A token count as a provider may send it (missing, null, negative): a finite number of at least 0. */
+function finite(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }

@@ -8,6 +8,8 @@ export interface Grant {
   readonly pattern: string;
   /** `plan`: a glob or command pattern a plan declared, matched rather than compared. */
   readonly origin?: 'approval' | 'plan';
+  /** Shown only: the subagent whose own grant (its plan's) this is. */
+  readonly agent?: string;
 }
 
 /** The file tools a plan's file globs allow (deleting still asks). */
@@ -16,6 +18,8 @@ const PLAN_FILE_TOOLS = ['write', 'edit'];
 export class SessionGrants {
   private readonly grants = new Map<string, Grant>();
   private readonly listeners = new Set<(grants: readonly Grant[]) => void>();
+  /** Running subagents' own grants, by agent: shown and revocable with the session's. */
+  private readonly children = new Map<SessionGrants, string>();
 
   private static key(tool: string, pattern: string): string {
     return `${tool}\u0000${pattern}`;
@@ -52,12 +56,33 @@ export class SessionGrants {
     if (changed) this.changed();
   }
 
-  revoke(tool: string, pattern: string): void {
+  /** `agent`: a subagent's own grant (a plan it approved). */
+  revoke(tool: string, pattern: string, agent?: string): void {
+    if (agent !== undefined) {
+      for (const [child, name] of this.children) if (name === agent) child.revoke(tool, pattern);
+      return;
+    }
     if (this.grants.delete(SessionGrants.key(tool, pattern))) this.changed();
   }
 
+  /** This session's own grants (what is saved with it). */
   list(): Grant[] {
     return [...this.grants.values()];
+  }
+
+  /** What the panel lists: the session's grants, and each running subagent's own, tagged with its name. */
+  shown(): Grant[] {
+    return [...this.list(), ...[...this.children].flatMap(([child, agent]) => child.list().map((g) => ({ ...g, agent })))];
+  }
+
+  /** A subagent's own grants join what is shown, until it detaches (its task ended). */
+  attach(child: SessionGrants, agent: string): () => void {
+    this.children.set(child, agent);
+    const off = child.onChange(() => this.changed());
+    return () => {
+      off();
+      if (this.children.delete(child)) this.changed();
+    };
   }
 
   /** Replaces every grant (a resumed conversation's). */
@@ -85,8 +110,15 @@ export class SessionGrants {
  * its task only, and its new plan ends only its own plan's grants.
  */
 export class ChildGrants extends SessionGrants {
-  constructor(private readonly session: SessionGrants) {
+  /** Its own grants leave the session's list (its task ended). */
+  readonly detach: () => void;
+
+  constructor(
+    private readonly session: SessionGrants,
+    agent: string,
+  ) {
     super();
+    this.detach = session.attach(this, agent);
   }
 
   override has(tool: string, pattern: string): boolean {

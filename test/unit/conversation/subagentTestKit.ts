@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { anthropicClient } from '../../../src/core/model/anthropicClient';
 import type { AgentInfo } from '../../../src/shared/messages';
 import { startModelServer } from '../../fakes/modelServer.mjs';
+import { opened } from './conversationTestKit';
 
 export type Body = { system: unknown; tools?: { name: string }[]; messages: { role: string; content: unknown }[] };
 
@@ -14,7 +15,15 @@ export function scriptedModel() {
   let server!: Awaited<ReturnType<typeof startModelServer>>;
   beforeAll(async () => (server = await startModelServer()));
   afterAll(() => server.close());
-  afterEach(() => server.reset());
+  afterEach(async () => {
+    // What a test left running (a stalled or background child) is stopped before the next test's replies are scripted.
+    for (const conversation of opened) {
+      conversation.stop();
+      await conversation.subagents.idle();
+    }
+    opened.clear();
+    server.reset();
+  });
   const bodies = (): Body[] => server.requests.map((r: { body: Body }) => r.body);
   return {
     get server() {

@@ -19,9 +19,11 @@ const { client, requestsOf, mainRequests } = model;
 function heldApprover() {
   const pending: { request: ApprovalRequest; answer: (reply: ApprovalReply) => void }[] = [];
   let arrived = deferred<void>();
-  const approve: Approver = (request) =>
+  // As the panel's broker does, Stop withdraws a card that is still up (denied).
+  const approve: Approver = (request, signal) =>
     new Promise((resolve) => {
       pending.push({ request, answer: resolve });
+      signal.addEventListener('abort', () => resolve({ approved: false }), { once: true });
       arrived.resolve();
     });
   return {

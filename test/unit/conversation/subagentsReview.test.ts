@@ -55,9 +55,13 @@ function heldRuntime() {
   let active = 0;
   const runtime: SubagentRuntime = {
     settings: () => ({ 'peon.subagents.maxSeconds': 60 }),
+    rootName: 'main',
+    rootMode: () => 'normal',
     open: (spec: ChildSpec) => ({
       toolNames: ['read'],
+      mode: 'normal',
       configure: () => {},
+      close: () => {},
       turn: async (_prompt, _client, _onEvent, { signal }) => {
         runs.push(spec.name);
         active++;
@@ -313,9 +317,13 @@ describe('nothing lost', () => {
     const release = deferred<void>();
     const runtime: SubagentRuntime = {
       settings: () => ({ 'peon.subagents.maxConcurrent': 1, 'peon.subagents.maxSeconds': 60 }),
+      rootName: 'main',
+      rootMode: () => 'normal',
       open: (spec: ChildSpec) => ({
         toolNames: [],
+        mode: 'normal',
         configure: () => {},
+        close: () => {},
         turn: async () => {
           await release.promise;
           ended.push(spec.name);

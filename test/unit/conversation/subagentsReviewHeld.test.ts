@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ApprovalBroker, type ApprovalRequest } from '../../../src/core/permissions/approvals';
+import { ApprovalBroker, type ApprovalRequest, type Approver } from '../../../src/core/permissions/approvals';
 import { resolveSettings } from '../../../src/core/settings';
 import type { AgentInfo } from '../../../src/shared/messages';
 import { deferred } from '../../../src/core/deferred';
@@ -139,7 +139,12 @@ describe('tables and bounds', () => {
     const marker = `${300 + Math.floor(Math.random() * 1000)}.125`;
     const agents = watchAgents();
     const progress = deferred<void>();
-    const conversation = conversationIn(makeWorkspace(), { user: { 'peon.subagents.maxConcurrent': 2 }, hooks: { onAgent: agents.onAgent, onAgentProgress: (_n, t) => t.includes('go') && progress.resolve() } });
+    // `task` asks here, so `queued` is started only once gc holds the second slot (else it could take it first).
+    const approve: Approver = async (request) => {
+      if (request.agent === 'main' && JSON.stringify(request.assessment.summary).includes('queued')) await agents.until((a) => a.name === 'gc' && a.status === 'running');
+      return { approved: true };
+    };
+    const conversation = conversationIn(makeWorkspace(), { user: { 'peon.subagents.maxConcurrent': 2, 'peon.permission.rules': { task: 'ask' } }, hooks: { approve, onAgent: agents.onAgent, onAgentProgress: (_n, t) => t.includes('go') && progress.resolve() } });
     model.server.script(call('task', { name: 'lead', subagent_type: 'orchestrator', prompt: 'x', background: true }), call('task', { name: 'queued', subagent_type: 'explorer', prompt: 'x', background: true }), say('started'), { stall: true });
     model.server.route('lead', call('task', { name: 'gc', subagent_type: 'developer', prompt: 'x' }));
     model.server.route('gc', call('bash', { command: `echo go; sleep ${marker}` }));
