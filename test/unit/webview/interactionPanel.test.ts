@@ -377,6 +377,16 @@ describe('plan mode', () => {
     expect(await lastPosted(view)).toEqual({ type: 'revokeGrant', tool: 'bash', pattern: 'npm test' });
     await view.page.close();
   }, 30_000);
+
+  test("a subagent's own plan grant is tagged with its name, and its revoke names the agent", async () => {
+    const view = await open([{ type: 'grants', grants: [{ tool: 'bash', pattern: 'npm test', origin: 'plan' }, { tool: 'bash', pattern: 'npm test', origin: 'plan', agent: 'lead' }] }]);
+    const grants = view.page.getByRole('region', { name: 'Allowed for this session' });
+    await grants.waitFor();
+    expect(await grants.locator('.grant').allTextContents()).toEqual(['planbash npm test×', "lead's planbash npm test×"]);
+    await grants.getByRole('button', { name: 'Revoke bash npm test (lead)' }).click();
+    expect(await lastPosted(view)).toEqual({ type: 'revokeGrant', tool: 'bash', pattern: 'npm test', agent: 'lead' });
+    await view.page.close();
+  }, 30_000);
 });
 
 describe('screenshots (test-results/)', () => {
