@@ -23,18 +23,14 @@ interface AgentTypeSpec {
   readonly tools: readonly string[] | 'all';
   /** The mode it starts in; a type without exitplanmode stays in it. */
   readonly mode: Mode;
-  /** One line for the model choosing a type (task's description) and for the person (the strip). */
-  readonly purpose: string;
 }
 
 export const AGENT_SPECS: Readonly<Record<AgentType, AgentTypeSpec>> = {
-  orchestrator: { tools: 'all', mode: 'normal', purpose: 'every tool, including task: splits a large job among subagents of its own' },
-  planner: { tools: WORK_TOOLS, mode: 'plan', purpose: 'researches and writes a plan under .peon/plans/; read-only everywhere else' },
-  developer: { tools: WORK_TOOLS, mode: 'normal', purpose: 'changes files and runs commands to carry out a well-defined piece of work' },
-  explorer: { tools: ['glob', 'grep', 'list', 'read', 'bash', 'webfetch', 'websearch'], mode: 'plan', purpose: 'reads, searches and runs read-only commands, and reports what it found; changes nothing' },
+  orchestrator: { tools: 'all', mode: 'normal' },
+  planner: { tools: WORK_TOOLS, mode: 'plan' },
+  developer: { tools: WORK_TOOLS, mode: 'normal' },
+  explorer: { tools: ['glob', 'grep', 'list', 'read', 'bash', 'webfetch', 'websearch'], mode: 'plan' },
 };
-
-export { isAgentType } from '../../shared/messages';
 
 export function startingMode(type: AgentType): Mode {
   return AGENT_SPECS[type].mode;

@@ -16,6 +16,7 @@ import { AGENT_NAME, type AgentInfo } from '../../shared/messages';
 import { agentHeadline, agentReport, agentStatusText, bounded } from './agentReport';
 import { answered } from './history';
 import type { AgentType } from './agentTypes';
+import { boundsOf } from './subagentBounds';
 
 /** The conversation that calls `task`: the child reports to it. */
 export interface TaskCaller {
@@ -164,7 +165,7 @@ export class Subagents {
     else this.queue.push(child);
     this.save(child);
     if (request.background) {
-      const when = child.info.status === 'pending' ? `It waits for a free slot (${this.runningCount()} of ${settings['peon.subagents.maxConcurrent'] ?? 3} run at once), then starts.` : 'It is running.';
+      const when = child.info.status === 'pending' ? `It waits for a free slot (${this.runningCount()} of ${boundsOf(settings).maxConcurrent} run at once), then starts.` : 'It is running.';
       return {
         output: `Started ${child.info.name} (${child.info.type}) in the background. ${when} Its report joins your next request when it ends; taskstatus shows how it is doing.`,
         headline: `Started ${child.info.name} (${child.info.type}) in the background`,
@@ -221,7 +222,7 @@ export class Subagents {
     try {
       while (this.hasOpen(parent) && !signal.aborted) await this.changed(signal);
       // Going on takes a slot again, as a start would: never more than maxConcurrent at once.
-      while (self && !signal.aborted && this.runningCount() >= (this.runtime.settings()['peon.subagents.maxConcurrent'] ?? 3)) await this.changed(signal);
+      while (self && !signal.aborted && this.runningCount() >= boundsOf(this.runtime.settings()).maxConcurrent) await this.changed(signal);
     } finally {
       if (self) self.settling = false;
     }
@@ -269,10 +270,9 @@ export class Subagents {
     const { name, type } = request;
     if (!caller.client) throw new ToolError('unavailable', 'A subagent needs a model, and this call runs outside a model turn (peon tool). Use peon run, or the panel.');
     if (!AGENT_NAME.test(name) || RESERVED.has(name.toLowerCase())) throw new ToolError('invalid_input', `${JSON.stringify(name)} cannot name a subagent: use a letter, then letters, digits, _ or - (40 at most), and not a reserved word (main, cli, a type's name).`);
-    const maxDepth = settings['peon.subagents.maxDepth'] ?? 2;
+    const { maxDepth, sessionTokens: budget, maxConcurrent: max } = boundsOf(settings);
     const depth = caller.depth + 1;
     if (depth > maxDepth) throw new ToolError('permission_denied', `Subagents may nest ${maxDepth} deep (peon.subagents.maxDepth), and ${caller.name} is already at depth ${caller.depth}. Do this work yourself.`);
-    const budget = settings['peon.subagents.sessionTokens'] ?? 5_000_000;
     const spent = this.sessionTokens();
     if (spent >= budget) throw new ToolError('permission_denied', `This chat's subagents have used ${count(spent)} tokens, its budget (peon.subagents.sessionTokens = ${count(budget)}). No more start; do the rest yourself.`);
     // Names are compared without case: on a case-insensitive disk Scout and scout would share a file.
@@ -282,7 +282,6 @@ export class Subagents {
     if (existing && existing.info.type !== type) throw new ToolError('invalid_input', `${name} is ${article(existing.info.type)}; resume it as ${article(existing.info.type)}, or give the ${type} another name.`);
     if (existing && existing.info.parent !== caller.name) throw new ToolError('invalid_input', `${name} was started by ${existing.info.parent}; only it can resume ${name}. Give this task another name.`);
     if (!existing && this.children.size >= MAX_AGENTS) throw new ToolError('permission_denied', `This chat has ${MAX_AGENTS} subagents already; resume one by name instead of starting another.`);
-    const max = settings['peon.subagents.maxConcurrent'] ?? 3;
     const busy = this.runningCount() >= max;
     if (busy && !request.background) {
       const running = [...this.children.values()].filter((c) => c.info.status === 'running' && !c.settling).map((c) => c.info.name);
@@ -338,10 +337,7 @@ export class Subagents {
   }
 
   private async runChild(child: Child, request: TaskRequest, caller: TaskCaller, settings: SettingValues, callerSignal: AbortSignal | undefined): Promise<void> {
-    const maxTurns = settings['peon.subagents.maxTurns'] ?? 40;
-    const maxTokens = settings['peon.subagents.maxTokens'] ?? 1_000_000;
-    const maxSeconds = settings['peon.subagents.maxSeconds'] ?? 1200;
-    const sessionBudget = settings['peon.subagents.sessionTokens'] ?? 5_000_000;
+    const { maxTurns, maxTokens, maxSeconds, sessionTokens: sessionBudget } = boundsOf(settings);
     const controller = new AbortController();
     child.controller = controller;
     const signal = AbortSignal.any([controller.signal, ...(this.runtime.signal ? [this.runtime.signal] : []), ...(callerSignal ? [callerSignal] : [])]);
@@ -467,9 +463,7 @@ export class Subagents {
 
   /** Starts pending children while slots are free (and the chat's budget lasts). */
   private next(): void {
-    const settings = this.runtime.settings();
-    const max = settings['peon.subagents.maxConcurrent'] ?? 3;
-    const budget = settings['peon.subagents.sessionTokens'] ?? 5_000_000;
+    const { maxConcurrent: max, sessionTokens: budget } = boundsOf(this.runtime.settings());
     if (this.queue.length > 0 && this.sessionTokens() >= budget) this.overBudget(budget);
     while (this.queue.length > 0 && this.runningCount() < max) {
       const child = this.queue.shift()!;
