@@ -11,3 +11,6 @@ export { locateRipgrep } from '../src/core/search/ripgrep';
 export { openConversation } from '../src/core/conversation/conversation';
 export { resolveSettings } from '../src/core/settings';
 export { anthropicClient } from '../src/core/model/anthropicClient';
+// Memory (B17): the store as mem-search reaches it.
+export { MemoryStore } from '../src/core/memory/memoryStore';
+export { memoryAccess } from '../src/core/memory/memoryAccess';

@@ -13,6 +13,10 @@ import { AgentStore, type LoadedAgent } from '../core/sessions/agentStore';
 import { applySetup, modelFromSettings, setupChoices } from './modelFromSettings';
 import { openPanelConversation } from './panelConversation';
 import { PanelAgents } from './panelAgents';
+import { PanelMemory } from './panelMemory';
+import { skillsMessage } from './panelSkills';
+import { confirmMemoryDelete, showMemoryFile } from './memoryFace';
+import { runtime } from './runtime';
 import { PanelTodos } from './panelTodos';
 import { QuestionModal } from './questions';
 import { readSettings } from './settings';
@@ -43,6 +47,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly questions: QuestionModal;
   private readonly todos: PanelTodos;
   private readonly agents: PanelAgents;
+  private readonly memory: PanelMemory;
   /** Made on first use (the runtime loads then), and anew for a new or resumed chat. */
   private conversation: Conversation | undefined;
   /** What the next conversation starts from: a resumed session's history and state. */
@@ -70,13 +75,27 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.agents = new PanelAgents((message) => this.post(message), (text) => this.transcript.append({ kind: 'notice', level: 'info', text }));
     this.questions = new QuestionModal((message) => this.post(message), log);
     this.todos = new PanelTodos((message) => this.post(message), log);
+    this.memory = new PanelMemory((message) => this.post(message), {
+      store: () => {
+        const conversation = this.ensureConversation();
+        return conversation ? runtime().memoryStore(conversation.workspace.root.root) : undefined;
+      },
+      enabled: () => readSettings().values['peon.memory.enabled'] ?? true,
+      notice: (level, text) => this.transcript.append({ kind: 'notice', level, text }),
+      show: showMemoryFile,
+      confirmDelete: confirmMemoryDelete,
+      warn: (text) => log.warn(text),
+    });
     this.model = this.readModel();
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (!event.affectsConfiguration('peon')) return;
         this.model = this.readModel();
         this.post({ type: 'model', model: this.model });
+        this.reconfigure();
       }),
+      // Trust granted while the chat is open: the workspace's skills (and tools) join it now.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.reconfigure()),
     );
   }
 
@@ -108,8 +127,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   newChat(): void {
-    this.conversation?.stop();
-    this.conversation = undefined;
+    this.closeChat(true);
     this.resumed = undefined;
     this.session = undefined;
     this.transcript.clear();
@@ -130,8 +148,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** Continues a saved conversation: its transcript in the panel, its history and state (mode, grants) for the model. */
   resume(id: string): void {
     const loaded = this.sessions.load(id);
-    this.conversation?.stop();
-    this.conversation = undefined;
+    this.closeChat(true);
     // Its subagents: one that was running reads interrupted, and nothing is re-run.
     const agents = new AgentStore(this.sessions.agentsDir(id)).load();
     this.resumed = { history: loaded.history, ...(loaded.state ? { state: loaded.state } : {}), agents };
@@ -142,8 +159,36 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   deleteSession(id: string): void {
-    if (this.session === id) this.newChat();
+    if (this.session === id) {
+      // A chat deleted is not remembered either.
+      this.closeChat(false);
+      this.newChat();
+    }
     this.sessions.delete(id);
+  }
+
+  /** The chat's conversation ends (a new chat, another one resumed); `remember`: its summary joins memory, in the background. */
+  private closeChat(remember: boolean): void {
+    const closing = this.conversation;
+    this.conversation = undefined;
+    if (!closing) return;
+    closing.stop();
+    if (!remember) return;
+    void closing.closeToMemory().then(
+      (id) => {
+        if (id) this.log.info(`The closed chat was saved to memory as ${id}.`);
+      },
+      (error: unknown) => this.log.warn(`The closed chat was not saved to memory: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+
+  /** Settings or trust changed: the conversation follows now (its skills too), not only at the next message. */
+  private reconfigure(): void {
+    const conversation = this.conversation;
+    if (!conversation) return;
+    const settings = readSettings();
+    conversation.configure(settings.values, settings.layers, vscode.workspace.isTrusted);
+    this.post(skillsMessage(conversation));
   }
 
   stop(): void {
@@ -193,6 +238,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     for (const info of conversation.subagents.list()) this.agents.update(info);
     this.todos.attach(conversation);
     this.postState();
+    this.post(skillsMessage(conversation));
     return conversation;
   }
 
@@ -230,6 +276,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       return;
     }
     conversation.configure(settings.values, settings.layers, vscode.workspace.isTrusted);
+    this.post(skillsMessage(conversation));
     this.transcript.contextWindow = windowOf(client);
     this.post({ type: 'busy', busy: true });
     try {
@@ -280,6 +327,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         openAgent: (message) => this.agents.open(message.name),
         closeAgent: () => this.agents.close(),
         stopAgent: (message) => void this.conversation?.subagents.stop(message.name),
+        remember: (message) => void this.memory.remember(this.transcript.messageText(message.entryId)),
+        listMemory: () => this.memory.list(),
+        openMemory: (message) => void this.memory.open(message.id),
+        deleteMemory: (message) => void this.memory.delete(message.id),
       },
       parsed.message,
     );
@@ -293,6 +344,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     for (const card of this.approvals.pending()) this.post({ type: 'approval', card });
     for (const request of this.questions.pending()) this.post({ type: 'question', request });
     this.agents.postAll();
+    this.post(skillsMessage(this.conversation));
     // The todo list is the workspace's: shown from the start, the runtime loaded after the panel drew.
     if (this.conversation) void this.todos.refresh();
     else setImmediate(() => this.ensureConversation());

@@ -9,6 +9,24 @@ type TranscriptStatus = Extract<TranscriptEntry, { kind: 'tool' }>['status'];
 const boundedHeadline = (text: string): string => (text.length > TOOL_HEADLINE_CHARS ? `${text.slice(0, TOOL_HEADLINE_CHARS - 1)}…` : text);
 const bounded = (text: string): string => (text.length > TOOL_CARD_CHARS ? `${text.slice(0, TOOL_CARD_CHARS - 40)}\n… [${text.length - TOOL_CARD_CHARS + 40} more characters]` : text);
 
+const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** A loaded skill's chip, bounded to what the protocol carries. */
+export function skillEntry(id: string, use: LoopEvent & { type: 'skill' }): Extract<TranscriptEntry, { kind: 'skill' }> {
+  const lines = use.hidden.map((line) => cut(line, 2000));
+  const hidden = lines.length > 20 ? [...lines.slice(0, 19), `… and ${lines.length - 19} more`] : lines;
+  return {
+    kind: 'skill',
+    id,
+    name: cut(use.name, 64),
+    source: cut(use.source, 4096),
+    hidden,
+    ...(use.sha256 && /^[0-9a-f]{64}$/.test(use.sha256) ? { sha256: use.sha256 } : {}),
+    ...(use.forked ? { forked: cut(use.forked, 40) } : {}),
+    ...(use.error ? { error: cut(use.error, 2000) } : {}),
+  };
+}
+
 export class Transcript {
   entries: TranscriptEntry[] = [];
   private nextId = 1;
@@ -140,12 +158,23 @@ export class Transcript {
         this.count(event, event.cost?.total);
         break;
       }
+      case 'skill':
+        // Under the person's message: the skill it loaded, where from, its hash, what it hides, or why it failed.
+        this.streaming = undefined;
+        this.add(skillEntry(`e${this.nextId++}`, event));
+        break;
       case 'prompt':
         // The main chat shows the person's message when it is sent; a subagent's prompt is added by its view (panelAgents).
         break;
       case 'retry':
         break;
     }
+  }
+
+  /** The text of a message the person or the model wrote, by its entry id ("Remember this"); undefined for anything else. */
+  messageText(id: string): string | undefined {
+    const entry = this.entries.find((e) => e.id === id);
+    return entry && (entry.kind === 'user' || entry.kind === 'assistant') ? entry.text : undefined;
   }
 
   /** A subagent's request: part of the chat's spend, not of this context window. */

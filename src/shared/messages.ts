@@ -39,8 +39,34 @@ export const TranscriptEntry = z.discriminatedUnion('kind', [
     /** What happened, in one sentence, once it finished ("Fetched example.org/docs · 34 KB → Markdown"). */
     headline: z.string().max(TOOL_HEADLINE_CHARS).optional(),
   }),
+  /** `/skill-name` in the person's message loaded a skill (the chip under it): where from, its hash, what it hides, the subagent it forked, or why it failed. */
+  z.object({
+    kind: z.literal('skill'),
+    id,
+    name: z.string().max(64),
+    source: z.string().max(4096),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    hidden: z.array(z.string().max(2000)).max(20),
+    forked: z.string().max(40).optional(),
+    error: z.string().max(2000).optional(),
+  }),
 ]);
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
+
+/** A skill the composer offers after `/`. */
+export const SkillInfo = z.object({ name: z.string().max(64), description: z.string().max(1024), source: z.string().max(4096), fork: z.boolean() });
+export type SkillInfo = z.infer<typeof SkillInfo>;
+
+/** A memory entry as the memory view lists it. */
+export const MemoryInfo = z.object({
+  id: z.string().max(100),
+  kind: z.enum(['observation', 'decision', 'summary', 'curated']),
+  title: z.string().max(300),
+  file: z.string().max(4096),
+  created: z.string().max(40).optional(),
+  stale: z.boolean(),
+});
+export type MemoryInfo = z.infer<typeof MemoryInfo>;
 
 export const AGENT_STATUSES = ['pending', 'running', 'completed', 'failed', 'interrupted'] as const;
 export const AGENT_TYPE_NAMES = ['orchestrator', 'planner', 'developer', 'explorer'] as const;
@@ -115,6 +141,15 @@ export const ApprovalSummary = z.discriminatedUnion('kind', [
     source: z.string().max(4096),
     files: z.array(z.string().max(4096)).max(100),
     commands: z.array(z.string().max(4096)).max(100),
+  }),
+  /** A skill about to be read or loaded: where it came from, the SHA-256 of what will be used, what it hides; `fork`: the subagent type it starts. */
+  z.object({
+    kind: z.literal('skill'),
+    name: z.string().max(64),
+    source: z.string().max(4096),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    hidden: z.array(z.string().max(2000)).max(20),
+    fork: z.string().max(40).optional(),
   }),
 ]);
 export type ApprovalSummary = z.infer<typeof ApprovalSummary>;
@@ -253,6 +288,10 @@ export const HostMessage = z.discriminatedUnion('type', [
   /** A subagent's transcript, opened read-only: whole once, then its updates. */
   z.object({ type: z.literal('agentView'), name: z.string().regex(AGENT_NAME), entries: z.array(TranscriptEntry).max(100_000) }),
   z.object({ type: z.literal('agentUpdate'), name: z.string().regex(AGENT_NAME), update: TranscriptUpdate }),
+  /** The skills this chat found (the composer offers them after `/`), and those skipped with why. */
+  z.object({ type: z.literal('skills'), skills: z.array(SkillInfo).max(1000), problems: z.array(z.string().max(4000)).max(1000) }),
+  /** The workspace's memory entries (the memory view); `enabled`: peon.memory.enabled. */
+  z.object({ type: z.literal('memory'), enabled: z.boolean(), entries: z.array(MemoryInfo).max(20_000) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -276,6 +315,12 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('closeAgent') }),
   /** Stop one subagent (and those it started). */
   z.object({ type: z.literal('stopAgent'), name: z.string().regex(AGENT_NAME) }),
+  /** "Remember this" on a message: an observation of it joins memory. */
+  z.object({ type: z.literal('remember'), entryId: id }),
+  /** The memory view: list the entries (again), open one in the editor, delete one. */
+  z.object({ type: z.literal('listMemory') }),
+  z.object({ type: z.literal('openMemory'), id: z.string().max(100) }),
+  z.object({ type: z.literal('deleteMemory'), id: z.string().max(100) }),
   /** The person ticked, renamed or deleted a todo in the panel. */
   z.object({
     type: z.literal('editTodo'),

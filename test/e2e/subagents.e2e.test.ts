@@ -47,7 +47,7 @@ test('a background subagent: in the strip, its labelled card approved, its trans
   await row.locator('.agent-open').click();
   const view = chat.getByRole('region', { name: 'Subagent builder' });
   await view.waitFor({ timeout: UI_WAIT });
-  expect(await view.getByLabel('Its tools').textContent()).toMatch(/^Tools: read, write, edit, delete, list, glob, grep, bash, todoread, todowrite, webfetch, websearch$/);
+  expect(await view.getByLabel('Its tools').textContent()).toMatch(/^Tools: read, write, edit, delete, list, glob, grep, bash, todoread, todowrite, webfetch, websearch, mem-search, mem-read$/);
   await expect.poll(() => view.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Created notes.txt.']);
   expect(await view.locator('.message.user').textContent()).toBe('Create notes.txt saying hello.');
   expect(await view.locator('textarea').count()).toBe(0); // read-only: no composer inside

@@ -65,7 +65,7 @@ describe('model status', () => {
   });
 });
 
-test('the defaults are the declared ones: no judge model, compaction at 80%, bash timeouts, the agents\' argument vectors, the web\'s, the subagents\' bounds', () => {
+test('the defaults are the declared ones: no judge model, compaction at 80%, bash timeouts, the agents\' argument vectors, the web\'s, the subagents\' bounds, skills and memory', () => {
   expect(DEFAULTS).toEqual({
     'peon.compaction.threshold': 0.8,
     'peon.permission.judge': false,
@@ -83,5 +83,14 @@ test('the defaults are the declared ones: no judge model, compaction at 80%, bas
     'peon.subagents.maxTokens': 1_000_000,
     'peon.subagents.maxSeconds': 1200,
     'peon.subagents.sessionTokens': 5_000_000,
+    'peon.skills.maxSkills': 100,
+    'peon.skills.maxSkillBytes': 65_536,
+    'peon.skills.roots': [],
+    'peon.skills.crossTool': true,
+    'peon.skills.promptChars': 8000,
+    'peon.memory.enabled': true,
+    'peon.memory.maxResults': 5,
+    'peon.memory.relevanceGate': 'auto',
+    'peon.memory.minScore': 0.3,
   });
 });

@@ -92,6 +92,10 @@ function human(event: LoopEvent, io: CliIo, spend: Spend): void {
     case 'retry':
       io.stderr(`peon: ${shown(event.error)}; retrying in ${event.delayMs} ms (attempt ${event.attempt})\n`);
       break;
+    case 'skill':
+      io.stderr(`peon: ${event.error ? `/${shown(event.name)} could not be loaded: ${shown(event.error)}` : `skill ${shown(event.name)} ${event.forked ? `started as subagent ${shown(event.forked)}` : 'loaded'} (${shown(event.source)}, sha256 ${event.sha256?.slice(0, 12)})${event.hidden.length ? `; it hides ${shown(event.hidden.join(', '))}` : ''}`}
+`);
+      break;
     case 'compacted':
       io.stderr(`peon: earlier turns summarised to stay within the context window${event.memoryId ? ` (memory ${event.memoryId})` : ''}\n`);
       break;
@@ -137,6 +141,9 @@ export const runCommand = {
       await host.conversation.turn(prompt, client, (event) => (json ? io.stdout(`${JSON.stringify({ agent, ...event })}\n`) : human(event, io, spend)), { settle: true });
       if (!json && spend.requests > 0) io.stderr(usageLine(spend));
       if (!json) io.stderr(agentsLine(host.conversation.subagents.list()));
+      // The run is the conversation: when it ends, what it did joins the workspace's memory (peon.memory.enabled).
+      const summary = await host.conversation.closeToMemory().catch((error: unknown) => io.stderr(`peon: the run's summary was not saved to memory: ${error instanceof Error ? error.message : String(error)}\n`));
+      if (summary) io.stderr(`peon: this run's summary is in memory as ${summary}\n`);
     } finally {
       // A turn that ended otherwise (an error, the step cap) leaves nothing running behind the command.
       host.conversation.stop();

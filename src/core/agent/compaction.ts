@@ -1,9 +1,7 @@
 // Compaction (DESIGN.md §6): before the context window fills, older turns are summarised
 // by the model into one message; the most recent turns stay as they are. The cut is
 // always at a user message, so a tool call is never separated from its result.
-import fs from 'node:fs';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { memoryStore } from '../memory/memoryStore';
 import { NO_USAGE, type HistoryItem, type ModelClient, type Usage } from '../model/modelClient';
 
 export interface CompactionPolicy {
@@ -59,13 +57,8 @@ export async function compact(history: readonly HistoryItem[], client: ModelClie
   return { summary, usage, history: [{ role: 'user', text: `<summary of the earlier conversation>\n${summary}\n</summary>` }, { role: 'assistant', text: 'Understood; I will continue from this summary.', toolCalls: [] }, ...history.slice(split)] };
 }
 
-/** Saves a summary to memory (.peon/memory/summaries/sum-xxxxxx.md) and lists it in the memory index. */
-export function saveSummary(workspaceRoot: string, summary: string, date = new Date()): string {
-  const dir = path.join(workspaceRoot, '.peon', 'memory', 'summaries');
-  fs.mkdirSync(dir, { recursive: true });
-  const id = `sum-${randomBytes(3).toString('hex')}`;
+/** Saves a summary to memory (.peon/memory/summaries/sum-xxxxxx.md), listed in the memory index: its id. */
+export async function saveSummary(workspaceRoot: string, summary: string, date = new Date()): Promise<string> {
   const title = `Session summary ${date.toISOString().slice(0, 16).replace('T', ' ')}`;
-  fs.writeFileSync(path.join(dir, `${id}.md`), `# ${title}\n\n${summary}\n`);
-  fs.appendFileSync(path.join(workspaceRoot, '.peon', 'memory', 'index.md'), `- ${id}: ${title}\n`);
-  return id;
+  return (await memoryStore(workspaceRoot).write('summary', summary, { title, date, source: 'compaction' })).id;
 }

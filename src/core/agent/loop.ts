@@ -8,6 +8,7 @@ import { addUsage, ModelError, NO_USAGE, type HistoryItem, type ModelClient, typ
 import { costOf, type Price } from '../model/modelInfo';
 import { compact, saveSummary, type CompactionPolicy } from './compaction';
 import { streamWithRetry, type RetryPolicy } from './retry';
+import type { SkillUse } from '../skills/slashCommand';
 
 export type FinalReason = 'end_turn' | 'max_tokens' | 'step_cap' | 'cancelled' | 'repeated_failure' | 'error';
 
@@ -25,6 +26,8 @@ export type LoopEvent =
   | { readonly type: 'usage'; readonly turn: Usage; readonly total: Usage; readonly cost?: { readonly turn: number; readonly total: number }; readonly compaction?: true }
   | { readonly type: 'retry'; readonly attempt: number; readonly delayMs: number; readonly error: string }
   | { readonly type: 'compacted'; readonly summary: string; readonly memoryId?: string }
+  /** `/skill-name` in the prompt loaded a skill (or forked its subagent), before the turn began. */
+  | ({ readonly type: 'skill' } & SkillUse)
   | { readonly type: 'final'; readonly reason: FinalReason; readonly text: string; readonly error?: string };
 
 /** Runs one tool call to its outcome (the conversation's call pipeline). */
@@ -123,7 +126,7 @@ export async function runAgentTurn(
         if (compacted?.history) {
           history.splice(0, history.length, ...compacted.history);
           policy.onCompacted?.(history);
-          const memoryId = policy.memoryRoot ? saveSummary(policy.memoryRoot, compacted.summary) : undefined;
+          const memoryId = policy.memoryRoot ? await saveSummary(policy.memoryRoot, compacted.summary).catch(() => undefined) : undefined;
           options.onEvent({ type: 'compacted', summary: compacted.summary, ...(memoryId ? { memoryId } : {}) });
         }
       } catch {

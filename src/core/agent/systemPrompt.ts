@@ -26,6 +26,8 @@ export interface PromptEnvironment {
   readonly type?: AgentType;
   /** A subagent: its name and who started it (its final message is their report). */
   readonly subagent?: { readonly name: string; readonly parent: string };
+  /** The skill list (skillList.ts), for an agent that can load skills. */
+  readonly skills?: string;
 }
 
 function instructions(root: string): string[] {
@@ -54,5 +56,5 @@ export function buildSystemPrompt(env: PromptEnvironment): string {
     ...(env.subagent ? [`You are the subagent "${env.subagent.name}" (${env.type ?? 'orchestrator'}), started by "${env.subagent.parent}".`] : []),
     '</environment>',
   ].join('\n');
-  return [BASE[env.type ?? 'orchestrator'].trim(), environment, ...instructions(env.workspace.root.root)].join('\n\n');
+  return [BASE[env.type ?? 'orchestrator'].trim(), environment, ...(env.skills ? [env.skills] : []), ...instructions(env.workspace.root.root)].join('\n\n');
 }

@@ -45,7 +45,11 @@ export interface RegistryOptions {
    * end, on the main agent's plan, so the child gets neither plan-mode tool.
    */
   readonly planInherited?: boolean;
+  /** peon.memory.enabled: the memory tools exist only while it is on (default on). */
+  readonly memory?: boolean;
 }
+
+const MEMORY_TOOLS = new Set(['mem-search', 'mem-read']);
 
 const PLAN_MODE_TOOLS = new Set(['enterplanmode', 'exitplanmode']);
 
@@ -57,6 +61,7 @@ export function registryFor(type: AgentType, options: RegistryOptions): ToolRegi
     if (allowed !== 'all' && !allowed.includes(tool.name)) continue;
     if (!options.trusted && tool.risk !== 'read_only') continue;
     if (options.planInherited && PLAN_MODE_TOOLS.has(tool.name)) continue;
+    if (options.memory === false && MEMORY_TOOLS.has(tool.name)) continue;
     registry.register(tool);
   }
   return registry;

@@ -4,7 +4,14 @@
 // owns: history, mode, grants, todos. A face (panel, `peon run`, `peon tool`) gives only
 // host hooks: approver, question asker, progress, diagnostics, unsaved-buffer check,
 // storage folders.
+import os from 'node:os';
 import { runAgentTurn, type FinalReason, type LoopEvent } from '../agent/loop';
+import { memoryAccess } from '../memory/memoryAccess';
+import { memoryStore } from '../memory/memoryStore';
+import { closingSummary } from '../memory/sessionSummary';
+import { SkillCatalog } from '../skills/skillCatalog';
+import { skillListing } from '../skills/skillList';
+import { expandSlashSkills } from '../skills/slashCommand';
 import type { AgentInfo } from '../../shared/messages';
 import { AgentStore, type LoadedAgent } from '../sessions/agentStore';
 import { ChildGrants, type SessionGrants } from '../permissions/grants';
@@ -69,6 +76,8 @@ export interface ChildLink {
   readonly todos: TodoStore;
   /** The ripgrep the session found. */
   readonly ripgrep: string | undefined;
+  /** The skills of the session (found when it started; again when trust or the skill settings change). */
+  readonly skills: () => SkillCatalog;
 }
 
 export interface TurnOptions {
@@ -109,6 +118,8 @@ export interface ConversationSetup {
   readonly agents?: readonly LoadedAgent[];
   /** Set by Subagents for a child conversation. */
   readonly child?: ChildLink;
+  /** The person's home folder, where their own skills are (default: this process's). */
+  readonly home?: string;
 }
 
 export interface TurnResult {
@@ -137,6 +148,7 @@ export class Conversation {
   /** The pipeline of the turn in flight: new settings reach its next call. */
   private live: CallPipeline | undefined;
   private contextTokens = 0;
+  private catalog: SkillCatalog;
 
   constructor(private readonly setup: ConversationSetup) {
     this.type = setup.agentType ?? 'orchestrator';
@@ -152,6 +164,7 @@ export class Conversation {
     this.state = new ConversationState(setup.state ?? { mode: startMode, grants: [] }, child?.grants, child ? () => child.spec.parentPlanning() : undefined);
     if (setup.hooks.onState) this.state.onChange(setup.hooks.onState);
     this.todos = setup.child?.todos ?? new TodoStore(this.workspace.root.root);
+    this.catalog = setup.child?.skills() ?? this.discoverSkills();
     // A call cut off by a closed window gets its result, so the next request is valid.
     this.history = answered(setup.history ?? []);
     this.subagents = setup.child?.subagents ?? this.rootSubagents();
@@ -166,6 +179,7 @@ export class Conversation {
       ripgrep: setup.child ? setup.child.ripgrep : locateRipgrep(setup.ripgrep ?? {}),
       settings: setup.settings,
       todos: this.todos,
+      skills: this.catalog,
       ...(hooks.ask ? { ask: hooks.ask } : {}),
       ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
       ...(hooks.unsaved ? { unsaved: hooks.unsaved } : {}),
@@ -178,7 +192,41 @@ export class Conversation {
 
   /** Its type's table, bound: a tool outside it does not exist for this agent. */
   private buildRegistry(): ToolRegistry {
-    return registryFor(this.type, { trusted: this.trusted, planInherited: this.setup.child?.spec.planInherited ?? false });
+    return registryFor(this.type, { trusted: this.trusted, planInherited: this.setup.child?.spec.planInherited ?? false, memory: this.memoryOn });
+  }
+
+  private get memoryOn(): boolean {
+    return (this.settings ?? this.setup.settings)['peon.memory.enabled'] ?? true;
+  }
+
+  /** The skills of this session: found once, when it starts (again only when trust or the skill settings change). */
+  private discoverSkills(): SkillCatalog {
+    const settings = this.settings ?? this.setup.settings;
+    return SkillCatalog.discover({
+      workspaceRoots: this.workspace.folders.map((f) => f.root),
+      home: this.setup.home ?? os.homedir(),
+      userRoots: settings['peon.skills.roots'] ?? [],
+      crossTool: settings['peon.skills.crossTool'] ?? true,
+      trusted: this.trusted,
+      maxSkills: settings['peon.skills.maxSkills'] ?? 100,
+      maxSkillBytes: settings['peon.skills.maxSkillBytes'] ?? 65_536,
+    });
+  }
+
+  /** The skills found for this session (the composer offers them after `/`). */
+  get skills(): SkillCatalog {
+    return this.catalog;
+  }
+
+  /**
+   * Saves what this conversation did to memory as a session summary (the panel closes a
+   * chat): its id, or undefined when memory is off or nothing was answered.
+   */
+  async closeToMemory(): Promise<string | undefined> {
+    if (!this.memoryOn || this.setup.child) return undefined;
+    const summary = closingSummary(this.history);
+    if (!summary) return undefined;
+    return (await memoryStore(this.workspace.root.root).write('summary', summary.body, { title: summary.title, source: 'closed chat' })).id;
   }
 
   /** The session's subagents, owned by the main conversation; each child is assembled here, like it. */
@@ -222,7 +270,7 @@ export class Conversation {
       history: spec.history,
       state: undefined,
       agents: undefined,
-      child: { subagents, spec, grants: new ChildGrants(this.state.grants, spec.name), todos: this.todos, ripgrep: this.context.ripgrep },
+      child: { subagents, spec, grants: new ChildGrants(this.state.grants, spec.name), todos: this.todos, ripgrep: this.context.ripgrep, skills: () => this.catalog },
       hooks: {
         ...(hooks.diagnostics ? { diagnostics: hooks.diagnostics } : {}),
         ...(hooks.unsaved ? { unsaved: hooks.unsaved } : {}),
@@ -260,18 +308,23 @@ export class Conversation {
    * model's options. History, state, snapshots and todos stay.
    */
   configure(settings: SettingValues, layers: SettingLayers, trusted = this.trusted): void {
-    // Workspace Trust granted (or withdrawn) while the chat goes on: its tools follow.
-    if (trusted !== this.trusted) {
-      this.trusted = trusted;
+    const before = this.settings;
+    const memoryWas = this.memoryOn;
+    this.settings = settings;
+    // Workspace Trust granted (or withdrawn) while the chat goes on: its tools and skills follow.
+    const trustChanged = trusted !== this.trusted;
+    this.trusted = trusted;
+    if (this.setup.child) this.catalog = this.setup.child.skills(); // its root found them again first
+    else if (trustChanged || SKILL_KEYS.some((k) => JSON.stringify(before[k]) !== JSON.stringify(settings[k]))) this.catalog = this.discoverSkills();
+    if (trustChanged || memoryWas !== this.memoryOn) {
       this.registry = this.buildRegistry();
       this.toolSpecs = specsOf(this.registry);
     }
-    this.settings = settings;
     this.layers = layers;
     this.permissions = permissionConfig(layers);
-    this.context = { ...this.context, settings, timeoutMs: timeoutOf(settings) };
+    this.context = { ...this.context, settings, timeoutMs: timeoutOf(settings), skills: this.catalog };
     this.direct = this.pipeline(this.setup.signal ?? new AbortController().signal);
-    this.live?.reconfigure(settings, timeoutOf(settings), this.permissions);
+    this.live?.reconfigure(settings, timeoutOf(settings), this.permissions, this.catalog);
     // A running subagent follows the person's settings as they change, like its session.
     if (!this.setup.child) for (const child of this.subagents.running()) child.configure(settings, layers, trusted);
   }
@@ -307,7 +360,7 @@ export class Conversation {
 
   /** Warnings about the settings (a corrupt rule fails closed), for the face to show. */
   get warnings(): readonly string[] {
-    return this.permissions.warnings;
+    return [...this.permissions.warnings, ...this.catalog.warnings];
   }
 
   get busy(): boolean {
@@ -336,13 +389,19 @@ export class Conversation {
       const settings = this.settings;
       const judge = settings['peon.permission.judge'] ? modelJudge(client, signal) : undefined;
       const name = this.setup.agent;
-      const session = this.pipeline(signal, judge, this.subagentControl(client));
+      const control = this.subagentControl(client);
+      const session = this.pipeline(signal, judge, control, client);
       this.live = session;
+      // `/skill-name` in the person's message loads the skill (or starts its subagent), as loadskill would. A
+      // subagent's prompt is the model's, never the person's: it starts nothing.
+      const expanded = this.registry.get('loadskill') && !this.setup.child ? await expandSlashSkills(prompt, this.catalog, { subagents: control, signal }) : { text: prompt, uses: [] };
+      for (const use of expanded.uses) onEvent({ type: 'skill', ...use });
+      const skills = this.registry.get('loadskill') || this.registry.get('read_skill') ? skillListing(this.catalog.list(), prompt, settings['peon.skills.promptChars'] ?? 8000) : '';
       const run = (text: string, maxSteps: number) =>
         runAgentTurn(this.history, text, {
           client,
           session,
-          system: buildSystemPrompt({ workspace: this.workspace, tools: this.specs, date: new Date(), type: this.type, ...(this.setup.child ? { subagent: { name, parent: this.setup.child.spec.parent } } : {}) }),
+          system: buildSystemPrompt({ workspace: this.workspace, tools: this.specs, date: new Date(), type: this.type, skills, ...(this.setup.child ? { subagent: { name, parent: this.setup.child.spec.parent } } : {}) }),
           tools: this.specs,
           // The todo list rides along for an agent that keeps it (an explorer has no todo tools).
           reminders: () => remindersFor(this.state.current, this.registry.get('todoread') ? this.todos : undefined, this.registry.get('exitplanmode') !== undefined),
@@ -355,7 +414,7 @@ export class Conversation {
             contextWindow: windowOf(client),
             threshold: settings['peon.compaction.threshold'] ?? 0.8,
             keepTurns: 2,
-            memoryRoot: this.workspace.root.root,
+            ...(this.memoryOn ? { memoryRoot: this.workspace.root.root } : {}),
             ...(hooks.onReset ? { onCompacted: hooks.onReset } : {}),
           },
           onEvent,
@@ -363,7 +422,7 @@ export class Conversation {
           ...withPrice(settings, client),
         });
       let steps = options.maxSteps ?? 50;
-      let result = await run(prompt, steps);
+      let result = await run(expanded.text, steps);
       steps -= result.steps;
       while (options.settle && result.reason === 'end_turn' && this.subagents.hasOpen(name) && steps > 0) {
         await this.subagents.settled(name, signal);
@@ -388,13 +447,17 @@ export class Conversation {
     return {
       task: (request, signal) => this.subagents.task(request, caller(), signal),
       status: (names) => this.subagents.status(names),
+      freeName: (base) => this.subagents.freeName(base),
     };
   }
 
-  private pipeline(signal: AbortSignal, judge?: CommandJudge, subagents: SubagentControl = this.subagentControl(undefined)): CallPipeline {
-    return new CallPipeline(this.tools, { ...this.context, signal, subagents }, this.setup.hooks.approve, this.permissions, this.state, judge);
+  private pipeline(signal: AbortSignal, judge?: CommandJudge, subagents: SubagentControl = this.subagentControl(undefined), client?: ModelClient): CallPipeline {
+    const memory = this.memoryOn ? { memory: memoryAccess(memoryStore(this.workspace.root.root), () => this.settings, client, this.trusted) } : {};
+    return new CallPipeline(this.tools, { ...this.context, signal, subagents, ...memory }, this.setup.hooks.approve, this.permissions, this.state, judge);
   }
 }
+
+const SKILL_KEYS = ['peon.skills.roots', 'peon.skills.crossTool', 'peon.skills.maxSkills', 'peon.skills.maxSkillBytes'] as const;
 
 const specsOf = (registry: ToolRegistry): ToolSpec[] => registry.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
 

@@ -4,3 +4,5 @@
 export { openConversation, Conversation, type ConversationHooks, type ConversationSetup } from './conversation';
 export { modelClient } from '../model/clients';
 export type { SavedState } from './state';
+// The panel's memory view and "Remember this" use the runtime's one store per workspace root.
+export { memoryStore, type MemoryStore } from '../memory/memoryStore';

@@ -48,8 +48,8 @@ export class CallPipeline {
   }
 
   /** The person changed their settings while calls run (a long turn, a background subagent): the next call is judged by the new ones. */
-  reconfigure(settings: ToolContext['settings'], timeoutMs: number, permissions: PermissionConfig): void {
-    this.ctx = { ...this.ctx, settings, timeoutMs };
+  reconfigure(settings: ToolContext['settings'], timeoutMs: number, permissions: PermissionConfig, skills?: ToolContext['skills']): void {
+    this.ctx = { ...this.ctx, settings, timeoutMs, ...(skills ? { skills } : {}) };
     this.permissions = permissions;
   }
 
@@ -150,6 +150,11 @@ export class CallPipeline {
   private async gate(tool: AnyTool, assessment: Assessment, signal: AbortSignal, callId: string | undefined): Promise<PermissionOutcome> {
     const { workspace } = this.context;
     let permission = await judge(this.gateInput(tool, assessment));
+    // A call that does another tool's work (a forked skill starts a task) answers to that tool's rules as well: the stricter holds.
+    if (assessment.judgedAs && permission.decision !== 'deny') {
+      const also = await judge({ ...this.gateInput(tool, assessment), tool: assessment.judgedAs });
+      if (also.decision === 'deny' || (also.decision === 'ask' && permission.decision === 'allow')) permission = { ...also, grantable: [], sessionGrants: [] };
+    }
     // In plan mode, writing the plan under .peon/plans/ was approved with plan mode itself (an explicit ask rule still asks).
     if (permission.decision === 'ask' && permission.mode === 'semi-ask' && this.state.current === 'plan' && isPlanWrite(assessment, workspace)) {
       permission = { ...permission, decision: 'allow', source: 'plan mode: the plan is written under .peon/plans/', reasons: [] };

@@ -137,6 +137,16 @@ export class Subagents {
     }
   }
 
+  /** `base` (cut to a subagent name's length), or with `-2`, `-3`, … : a name no agent of the session has, in any case. */
+  freeName(base: string): string {
+    const taken = new Set([...this.children.keys()].map((n) => n.toLowerCase()));
+    for (let i = 1; ; i++) {
+      const suffix = i === 1 ? '' : `-${i}`;
+      const name = `${base.slice(0, 40 - suffix.length).replace(/-+$/, '')}${suffix}`;
+      if (!taken.has(name.toLowerCase())) return name;
+    }
+  }
+
   /** taskstatus. */
   status(names?: readonly string[]): ToolResult {
     const wanted = names && names.length > 0 ? names : undefined;

@@ -54,6 +54,8 @@ const DEFAULT_MODES: Readonly<Record<string, PermissionMode>> = {
   webfetch: 'allow',
   websearch: 'allow',
   loadskill: 'allow',
+  // Peon's read_skill reads only skills from the session's map, as loadskill does: the same default.
+  read_skill: 'allow',
   'mem-search': 'semi-ask',
   'mem-read': 'semi-ask',
   enterplanmode: 'ask',

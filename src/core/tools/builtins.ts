@@ -10,7 +10,11 @@ import { exitPlanModeTool } from './exitplanmode';
 import { globTool } from './glob';
 import { grepTool } from './grep';
 import { listTool } from './list';
+import { loadskillTool } from './loadskill';
+import { memReadTool } from './mem-read';
+import { memSearchTool } from './mem-search';
 import { readTool } from './read';
+import { readSkillTool } from './read_skill';
 import { taskTool } from './task';
 import { taskstatusTool } from './taskstatus';
 import { ToolRegistry } from './registry';
@@ -20,7 +24,7 @@ import { webfetchTool } from './webfetch';
 import { websearchTool } from './websearch';
 import { writeTool } from './write';
 
-export const BUILTIN_TOOLS = [readTool, writeTool, editTool, deleteTool, listTool, globTool, grepTool, bashTool, todoreadTool, todowriteTool, askUserQuestionTool, enterPlanModeTool, exitPlanModeTool, webfetchTool, websearchTool, taskTool, taskstatusTool, ...AGENT_TOOLS];
+export const BUILTIN_TOOLS = [readTool, writeTool, editTool, deleteTool, listTool, globTool, grepTool, bashTool, todoreadTool, todowriteTool, askUserQuestionTool, enterPlanModeTool, exitPlanModeTool, webfetchTool, websearchTool, taskTool, taskstatusTool, readSkillTool, loadskillTool, memSearchTool, memReadTool, ...AGENT_TOOLS];
 
 export function builtinRegistry(): ToolRegistry {
   const registry = new ToolRegistry();

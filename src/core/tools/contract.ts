@@ -1,6 +1,7 @@
 // The tool contract of DESIGN.md §2: what every tool supplies and what it receives.
 import type { Mode, Question } from '../../shared/messages';
 import type { SettingValues } from '../settings';
+import type { SkillCatalog } from '../skills/skillCatalog';
 import type { TodoStore } from '../todos/todoStore';
 import type { ResolvedPath, Workspace } from '../workspace/workspace';
 import type { FileSnapshots } from '../workspace/snapshots';
@@ -26,6 +27,8 @@ export type ApprovalSummary =
   | { kind: 'network'; url: string; host: string; unicodeHost?: string; query?: string; concerns?: string[] }
   | { kind: 'question'; text: string }
   | { kind: 'generic'; text: string }
+  /** A skill about to be read or loaded: where it came from, the SHA-256 of what will be used, what it hides; `fork`: the subagent type it starts. */
+  | { kind: 'skill'; name: string; source: string; sha256: string; hidden: string[]; fork?: string }
   /** A plan to approve (exitplanmode): Markdown, where it came from, what it declared it will touch. */
   | { kind: 'plan'; plan: string; source: string; files: string[]; commands: string[] };
 
@@ -52,6 +55,11 @@ export interface Assessment {
    * globs (write, edit) and command patterns (bash). Only a plan offers these.
    */
   readonly offers?: PlanGrants;
+  /**
+   * The call also does what another tool does (a forked skill starts a subagent, as
+   * `task` would): it is judged by that tool's rules too, and the stricter decision holds.
+   */
+  readonly judgedAs?: string;
 }
 
 export interface PlanGrants {
@@ -112,6 +120,16 @@ export interface ToolContext {
   readonly web?: WebAccess;
   /** The conversation's subagents (task, taskstatus); absent where none can start. */
   readonly subagents?: SubagentControl;
+  /** The skills found when the session started (read_skill, loadskill). */
+  readonly skills?: SkillCatalog;
+  /** The workspace's memory (mem-search, mem-read); absent when peon.memory.enabled is off. */
+  readonly memory?: MemoryAccess;
+}
+
+/** What mem-search and mem-read reach: the memory of the workspace, ranked with the conversation's model at hand. */
+export interface MemoryAccess {
+  search(query: string, limit: number | undefined, signal: AbortSignal): Promise<ToolResult>;
+  read(id: string): ToolResult;
 }
 
 /** A `task` call, validated: which agent, of which type, doing what. */
@@ -129,6 +147,8 @@ export interface SubagentControl {
   /** Starts or resumes a child; foreground: resolves with its outcome; background: at once. Throws ToolError. */
   task(request: TaskRequest, signal: AbortSignal): Promise<ToolResult>;
   status(names?: readonly string[]): ToolResult;
+  /** `base`, or `base-2`, `base-3`, … : a name no subagent of the session has yet. */
+  freeName(base: string): string;
 }
 
 export interface WebAccess {

@@ -55,6 +55,7 @@ const PROTECTED_IN_HOME: readonly [RegExp, string][] = [
   [/^(\.config\/(code|code - insiders|vscodium|cursor|code-server)|\.vscode(-server|-insiders)?|\.local\/share\/code-server|library\/application support\/(code|code - insiders|vscodium|cursor))(\/|$)/, 'VS Code user settings and extensions'],
   [/^(\.vimrc|\.config\/nvim\/|\.emacs$|\.emacs\.d\/)/, 'an editor configuration that runs code'],
   [/^\.peon(\/|$)/, 'Peon user configuration and skills'],
+  [/^\.(claude|agents)\/skills(\/|$)/, 'agent skills'],
   [/^\.gitconfig$/, 'git user configuration'],
   [/^\.ssh(\/|$)/, 'SSH configuration'],
 ];

@@ -58,6 +58,6 @@ test('past the threshold, older turns are summarised by the model, the summary i
   expect(usage.at(-1)?.total.outputTokens).toBe(40);
 
   const id = (compacted as { memoryId: string }).memoryId;
-  expect(fs.readFileSync(path.join(root, '.peon/memory/summaries', `${id}.md`), 'utf8')).toMatch(/^# Session summary .*\n\nThe user asked a first question; it was answered\.\n$/);
-  expect(fs.readFileSync(path.join(root, '.peon/memory/index.md'), 'utf8')).toContain(`- ${id}: Session summary`);
+  expect(fs.readFileSync(path.join(root, '.peon/memory/summaries', `${id}.md`), 'utf8')).toMatch(/^---\nid: sum-[0-9a-f]{6}\nkind: summary\ncreated: .*\nsource: compaction\n---\n# Session summary .*\n\nThe user asked a first question; it was answered\.\n$/);
+  expect(fs.readFileSync(path.join(root, '.peon/memory/index.md'), 'utf8')).toContain(`- ${id} (summary): Session summary`);
 });

@@ -20,6 +20,8 @@ export function conversationIn(root: string, options: { type?: AgentType; hooks?
     ...(options.trusted === undefined ? {} : { trusted: options.trusted }),
     trashDir: path.join(tempDir('peon-trash-'), 'trash'),
     hooks: { approve: approveAll, ...options.hooks },
+    // The person's own skills live under their home: a test's home is its own empty folder.
+    home: tempDir('peon-home-'),
     ...(options.state ? { state: options.state } : {}),
     ...options.extra,
   });

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { hiddenCount, revealHidden } from '../../../webview/approval/hiddenChars';
+import { hiddenCount, revealHidden } from '../../../src/shared/hiddenText';
 
 test('bidi overrides, zero-width and tag characters are named; the visible text is kept whole', () => {
   const pieces = revealHidden('ls\u202E -la\u200B\u{E0041}x\tend');

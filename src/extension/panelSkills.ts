@@ -1,0 +1,22 @@
+// The chat's skills in the panel (issue 14): what the composer offers after `/` (name,
+// description, where it came from, whether it forks a subagent), and the skills that
+// were skipped, with why, for the panel's warning (never passed over silently).
+import type { Conversation } from '../core/conversation/index';
+import type { HostMessage, SkillInfo } from '../shared/messages';
+
+const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+/** What one `skills` message carries, at most (the protocol's bounds). */
+const MAX_SKILLS = 1000;
+const MAX_PROBLEMS = 1000;
+
+/** The `skills` message for a conversation's catalog (none without a conversation). */
+export function skillsMessage(conversation: Pick<Conversation, 'skills'> | undefined): Extract<HostMessage, { type: 'skills' }> {
+  if (!conversation) return { type: 'skills', skills: [], problems: [] };
+  const skills: SkillInfo[] = conversation.skills
+    .list()
+    .slice(0, MAX_SKILLS)
+    .map((s) => ({ name: s.name, description: cut(s.description, 1024), source: cut(s.source, 4096), fork: s.context === 'fork' }));
+  const warnings = conversation.skills.warnings;
+  const problems = warnings.length > MAX_PROBLEMS ? [...warnings.slice(0, MAX_PROBLEMS - 1), `… and ${warnings.length - MAX_PROBLEMS + 1} more skipped`] : warnings;
+  return { type: 'skills', skills, problems: problems.map((p) => cut(p, 4000)) };
+}
