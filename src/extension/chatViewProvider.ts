@@ -15,7 +15,7 @@ import { openPanelConversation } from './panelConversation';
 import { PanelAgents } from './panelAgents';
 import { PanelMemory } from './panelMemory';
 import { skillsMessage } from './panelSkills';
-import { confirmMemoryDelete, showMemoryFile } from './memoryFace';
+import { confirmMemoryDelete, offerMemoryUndo, showMemoryFile } from './memoryFace';
 import { runtime } from './runtime';
 import { PanelTodos } from './panelTodos';
 import { QuestionModal } from './questions';
@@ -84,6 +84,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       notice: (level, text) => this.transcript.append({ kind: 'notice', level, text }),
       show: showMemoryFile,
       confirmDelete: confirmMemoryDelete,
+      offerUndo: offerMemoryUndo,
+      trusted: () => vscode.workspace.isTrusted,
       warn: (text) => log.warn(text),
     });
     this.model = this.readModel();

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { MemoryStore } from '../core/conversation/index';
 import type { MemoryEntry } from '../core/memory/memoryEntry';
+import { visibleText } from '../shared/hiddenText';
 import type { HostMessage, MemoryInfo } from '../shared/messages';
 
 /** What the panel does for memory that only VS Code can: show a file, ask before deleting. */
@@ -21,6 +22,10 @@ export interface MemoryFace {
   show(file: string): Promise<void>;
   /** Asks the person to confirm deleting an entry (a modal); true: delete. */
   confirmDelete(entry: MemoryEntry): Promise<boolean>;
+  /** Says an entry was deleted and offers to undo it; true: put it back. */
+  offerUndo(entry: MemoryEntry): Promise<boolean>;
+  /** Workspace Trust: a restricted workspace's memory is listed, but nothing is saved into it. */
+  trusted(): boolean;
   warn(text: string): void;
 }
 
@@ -39,7 +44,7 @@ export class PanelMemory {
     const store = this.face.store();
     let entries: MemoryInfo[] = [];
     try {
-      entries = store ? store.list().slice(0, MAX_ENTRIES).map((e) => infoOf(e, store)) : [];
+      entries = store ? store.list(this.face.trusted()).slice(0, MAX_ENTRIES).map((e) => infoOf(e, store)) : [];
     } catch (error) {
       this.face.warn(`The memory entries could not be listed: ${message(error)}`);
     }
@@ -63,7 +68,7 @@ export class PanelMemory {
     }
     try {
       const entry = await store.remember(text, 'panel');
-      this.face.notice('info', `Remembered as ${entry.id}: ${cut(entry.title, 300)}`);
+      this.face.notice('info', `Remembered as ${entry.id}: ${cut(visibleText(entry.title), 300)}`);
     } catch (error) {
       this.face.notice('error', `Nothing was remembered: ${message(error)}`);
     }
@@ -91,11 +96,23 @@ export class PanelMemory {
       return;
     }
     if (!(await this.face.confirmDelete(entry))) return;
+    let text: string;
     try {
-      await store.delete(entry.id);
-      this.face.notice('info', `Deleted ${entry.id} from memory: ${cut(entry.title, 300)}`);
+      text = await store.delete(entry.id);
+      this.face.notice('info', `Deleted ${entry.id} from memory: ${cut(visibleText(entry.title), 300)}`);
     } catch (error) {
       this.face.notice('error', `${entry.id} was not deleted: ${message(error)}`);
+      this.list();
+      return;
+    }
+    this.list();
+    // Nothing lost: the text is kept until the person has had their chance to take the delete back.
+    if (!(await this.face.offerUndo(entry))) return;
+    try {
+      await store.restore(entry.id, text);
+      this.face.notice('info', `Put ${entry.id} back in memory.`);
+    } catch (error) {
+      this.face.notice('error', `${entry.id} could not be put back: ${message(error)}`);
     }
     this.list();
   }
@@ -103,7 +120,7 @@ export class PanelMemory {
   /** The entry an id from the webview names, and its store; undefined (and the list refreshed) when there is none. */
   private entry(id: string): { entry: MemoryEntry; store: MemoryStore } | undefined {
     const store = this.face.store();
-    const entry = store?.get(id);
+    const entry = store?.get(id, this.face.trusted());
     if (store && entry && entry.id === id) return { entry, store };
     this.face.warn(`Ignored a request for the memory entry "${cut(id, 100)}": there is no such entry.`);
     this.list();
@@ -119,10 +136,10 @@ function infoOf(entry: MemoryEntry, store: MemoryStore): MemoryInfo {
     // A file that cannot be hashed reads as not stale here; mem-read says what changed.
   }
   return {
-    id: cut(entry.id, 100),
+    id: entry.id, // ids are at most 100 characters (memoryEntry.ts); never cut, or two would collide
     kind: entry.kind,
     title: cut(entry.title, 300),
-    file: cut(entry.file, 4096),
+    file: cut(visibleText(entry.file), 4096),
     ...(entry.created ? { created: cut(entry.created, 40) } : {}),
     stale,
   };

@@ -2,6 +2,7 @@
 // description, where it came from, whether it forks a subagent), and the skills that
 // were skipped, with why, for the panel's warning (never passed over silently).
 import type { Conversation } from '../core/conversation/index';
+import { visibleText } from '../shared/hiddenText';
 import type { HostMessage, SkillInfo } from '../shared/messages';
 
 const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -15,8 +16,9 @@ export function skillsMessage(conversation: Pick<Conversation, 'skills'> | undef
   const skills: SkillInfo[] = conversation.skills
     .list()
     .slice(0, MAX_SKILLS)
-    .map((s) => ({ name: s.name, description: cut(s.description, 1024), source: cut(s.source, 4096), fork: s.context === 'fork' }));
+    .map((s) => ({ name: s.name, description: cut(visibleText(s.description), 1024), source: cut(visibleText(s.source), 4096), fork: s.context === 'fork' }));
   const warnings = conversation.skills.warnings;
   const problems = warnings.length > MAX_PROBLEMS ? [...warnings.slice(0, MAX_PROBLEMS - 1), `… and ${warnings.length - MAX_PROBLEMS + 1} more skipped`] : warnings;
-  return { type: 'skills', skills, problems: problems.map((p) => cut(p, 4000)) };
+  // A folder's name and a parse error come from the repository: what they hide is shown.
+  return { type: 'skills', skills, problems: problems.map((p) => cut(visibleText(p), 4000)) };
 }

@@ -2,6 +2,7 @@
 // that turn a running agent's events into webview messages.
 import type { LoopEvent } from '../core/agent/loop';
 import { addUsage, NO_USAGE, type Usage } from '../core/model/modelClient';
+import { visibleText } from '../shared/hiddenText';
 import { parseHostMessage, TOOL_CARD_CHARS, TOOL_HEADLINE_CHARS, type HostMessage, type Meter, type TranscriptEntry } from '../shared/messages';
 
 type TranscriptStatus = Extract<TranscriptEntry, { kind: 'tool' }>['status'];
@@ -19,11 +20,11 @@ export function skillEntry(id: string, use: LoopEvent & { type: 'skill' }): Extr
     kind: 'skill',
     id,
     name: cut(use.name, 64),
-    source: cut(use.source, 4096),
+    source: cut(visibleText(use.source), 4096),
     hidden,
     ...(use.sha256 && /^[0-9a-f]{64}$/.test(use.sha256) ? { sha256: use.sha256 } : {}),
     ...(use.forked ? { forked: cut(use.forked, 40) } : {}),
-    ...(use.error ? { error: cut(use.error, 2000) } : {}),
+    ...(use.error ? { error: cut(visibleText(use.error), 2000) } : {}),
   };
 }
 

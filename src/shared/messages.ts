@@ -150,6 +150,8 @@ export const ApprovalSummary = z.discriminatedUnion('kind', [
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
     hidden: z.array(z.string().max(2000)).max(20),
     fork: z.string().max(40).optional(),
+    /** The values that go into the skill (and so into a forked subagent's task), `name = value`. */
+    arguments: z.array(z.string().max(2000)).max(50).optional(),
   }),
 ]);
 export type ApprovalSummary = z.infer<typeof ApprovalSummary>;

@@ -1,10 +1,12 @@
 // The system prompt: the reviewed text of the agent's type (systemPrompt.md for the
 // orchestrator, prompts/<type>.md for the others), the project's own instructions
 // (AGENTS.md, .peon/instructions.md) and the environment (DESIGN.md §6).
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { visibleText } from '../../shared/hiddenText';
+import { inertClosing } from '../envelope';
 import type { ToolSpec } from '../model/modelClient';
+import { readProjectFile } from '../workspace/safeRead';
 import type { Workspace } from '../workspace/workspace';
 import type { AgentType } from '../conversation/agentTypes';
 import developer from './prompts/developer.md';
@@ -30,17 +32,19 @@ export interface PromptEnvironment {
   readonly skills?: string;
 }
 
+/**
+ * The project's instruction files, each read only when it really is a plain file in the
+ * workspace (a link to ~/.aws/credentials or /proc/self/environ is not), with what it
+ * hides made visible and nothing in it able to close its envelope.
+ */
 function instructions(root: string): string[] {
   const sections: string[] = [];
   for (const name of INSTRUCTION_FILES) {
-    let text: string;
-    try {
-      text = fs.readFileSync(path.join(root, name), 'utf8');
-    } catch {
-      continue;
-    }
+    // Four bytes a character at most: enough for MAX_INSTRUCTION_CHARS and one more, to know it was cut.
+    const text = readProjectFile(root, name, (MAX_INSTRUCTION_CHARS + 1) * 4);
+    if (text === undefined) continue;
     const cut = text.length > MAX_INSTRUCTION_CHARS ? `${text.slice(0, MAX_INSTRUCTION_CHARS)}\n[… cut at ${MAX_INSTRUCTION_CHARS} characters]` : text;
-    sections.push(`<project_instructions file="${name.split(path.sep).join('/')}">\n${cut.trim()}\n</project_instructions>`);
+    sections.push(`<project_instructions file="${name.split(path.sep).join('/')}">\n${inertClosing(visibleText(cut.trim()), 'project_instructions')}\n</project_instructions>`);
   }
   return sections;
 }

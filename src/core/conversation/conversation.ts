@@ -223,7 +223,8 @@ export class Conversation {
    * chat): its id, or undefined when memory is off or nothing was answered.
    */
   async closeToMemory(): Promise<string | undefined> {
-    if (!this.memoryOn || this.setup.child) return undefined;
+    // A restricted workspace gets nothing written into it by Peon on its own.
+    if (!this.memoryOn || !this.trusted || this.setup.child) return undefined;
     const summary = closingSummary(this.history);
     if (!summary) return undefined;
     return (await memoryStore(this.workspace.root.root).write('summary', summary.body, { title: summary.title, source: 'closed chat' })).id;
@@ -414,7 +415,7 @@ export class Conversation {
             contextWindow: windowOf(client),
             threshold: settings['peon.compaction.threshold'] ?? 0.8,
             keepTurns: 2,
-            ...(this.memoryOn ? { memoryRoot: this.workspace.root.root } : {}),
+            ...(this.memoryOn && this.trusted ? { memoryRoot: this.workspace.root.root } : {}),
             ...(hooks.onReset ? { onCompacted: hooks.onReset } : {}),
           },
           onEvent,

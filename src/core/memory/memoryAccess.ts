@@ -30,7 +30,7 @@ export function memoryAccess(store: MemoryStore, settings: () => SettingValues, 
       const found = outcome.hits.length === 0 ? 'nothing matched' : `${outcome.hits.length} entr${outcome.hits.length === 1 ? 'y' : 'ies'}${stale ? ` (${stale} stale)` : ''}`;
       return {
         output: `${NOTE}\n${resultsXml(query, outcome)}`,
-        headline: `Searched memory for "${query.length > 60 ? `${query.slice(0, 59)}…` : query}" · ${found} · gate ${outcome.gate}${outcome.fallback ? ' (llm failed)' : ''}`,
+        headline: `Searched memory for "${visibleText(query.length > 60 ? `${query.slice(0, 59)}…` : query)}" · ${found} · gate ${outcome.gate}${outcome.fallback ? ' (llm failed)' : ''}`,
         data: { gate: outcome.gate, ...(outcome.fallback ? { fallback: outcome.fallback } : {}), hits: outcome.hits.map((h) => ({ id: h.entry.id, kind: h.entry.kind, title: h.entry.title, score: Number(h.score.toFixed(4)), stale: h.stale, changed: h.changed, hidden: h.hidden })) },
       };
     },

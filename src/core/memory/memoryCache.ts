@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Bm25Index } from '../search/bm25';
 import { MEMORY_ID, MEMORY_KINDS, type MemoryEntry } from './memoryEntry';
-import { readBounded, writeExclusive } from './memoryFiles';
+import { writeExclusive } from './memoryFiles';
+import { readBounded } from '../workspace/safeRead';
 import type { Held } from './memoryStore';
 
 const VERSION = 1;

@@ -3,6 +3,7 @@
 // (summaries/sum-xxxxxx.md) or a curated file (AGENTS.md, .peon/memory/*.md). Its title
 // is its first Markdown heading. Observations and summaries carry YAML front matter: the
 // id, the kind, when it was written, and the files it is about with their hashes.
+import { createHash } from 'node:crypto';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 
 export const MEMORY_KINDS = ['observation', 'decision', 'summary', 'curated'] as const;
@@ -33,7 +34,10 @@ const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/
 /** A curated file's id: `cur-` and its name as a slug (`AGENTS.md` → `cur-agents-md`, `deploy notes.md` → `cur-deploy-notes`). */
 export function curatedId(fileName: string, keepExtension = false): string {
   const base = keepExtension ? fileName : fileName.replace(/\.md$/i, '');
-  return `cur-${base.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'file'}`;
+  const slug = base.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'file';
+  // A long name keeps its start and a short hash of all of it: ids stay short and two such names never share one.
+  if (slug.length <= 60) return `cur-${slug}`;
+  return `cur-${slug.slice(0, 50).replace(/-+$/, '')}-${createHash('sha256').update(fileName).digest('hex').slice(0, 8)}`;
 }
 
 /** The first Markdown heading, else the first line that has text, cut to 200 characters. */
@@ -44,9 +48,20 @@ export function titleOf(text: string, fallback: string): string {
   return title === '' ? fallback : title.length > 200 ? `${title.slice(0, 199)}…` : title;
 }
 
+/** Files an entry may cite, at most: a committed entry citing one file thousands of times costs no more than this. */
+export const MAX_CITED = 20;
+
 function citedFiles(raw: unknown): CitedFile[] {
   if (!Array.isArray(raw)) return [];
-  return raw.flatMap((f) => (f && typeof f === 'object' && typeof f.path === 'string' && typeof f.sha256 === 'string' ? [{ path: f.path, sha256: f.sha256 }] : []));
+  const seen = new Set<string>();
+  const files: CitedFile[] = [];
+  for (const f of raw) {
+    if (!f || typeof f !== 'object' || typeof f.path !== 'string' || typeof f.sha256 !== 'string' || seen.has(f.path)) continue;
+    seen.add(f.path);
+    files.push({ path: f.path, sha256: f.sha256 });
+    if (files.length === MAX_CITED) break;
+  }
+  return files;
 }
 
 const SIMPLE_LINE = /^([a-z][a-z0-9_-]*):[ \t]*([^'"&*!|>%@`#{}[\],\s][^#]*?)?[ \t]*$/;

@@ -1,16 +1,15 @@
-// How memory touches the disk, so that nothing in a workspace can turn it into a read
-// or a write elsewhere: its folders are real folders inside the workspace (a link on
-// the way is refused, never followed), files are opened only when they are regular
-// files with one name, without blocking (a FIFO cannot hang the host), and read only as
-// far as needed; new files are created exclusively (a link planted in their place is
-// not followed).
+// How memory writes, so that nothing in a workspace can turn it into a write (or a
+// hash) elsewhere: its folders are real folders inside the workspace (a link on the way
+// is refused, never followed); new files are created exclusively (a link planted in
+// their place is not followed); a cited file is hashed where it really is. Reads go
+// through src/core/workspace/safeRead.ts.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { secretReasons } from '../workspace/pathRules';
+import { openRegular } from '../workspace/safeRead';
 import { isWithin } from '../workspace/workspace';
 
-const { O_RDONLY, O_NONBLOCK } = fs.constants;
 /** Cited files larger than this are not hashed (and so not cited). */
 const MAX_HASHED_BYTES = 64 * 1024 * 1024;
 
@@ -44,43 +43,6 @@ export function realFolder(root: string, parts: readonly string[], create: boole
   return current;
 }
 
-/** Opens a regular file with one name for reading, without blocking; undefined otherwise. */
-function openRegular(file: string): { fd: number; stat: fs.Stats } | undefined {
-  let fd: number;
-  try {
-    if (!fs.statSync(file).isFile()) return undefined;
-    fd = fs.openSync(file, O_RDONLY | O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  const stat = fs.fstatSync(fd);
-  if (!stat.isFile() || stat.nlink > 1) {
-    fs.closeSync(fd);
-    return undefined;
-  }
-  return { fd, stat };
-}
-
-/** At most `max` bytes of a file as UTF-8; undefined when it is not a regular file with one name, or cannot be read. */
-export function readBounded(file: string, max: number): string | undefined {
-  const opened = openRegular(file);
-  if (!opened) return undefined;
-  try {
-    const buffer = Buffer.allocUnsafe(Math.min(max, opened.stat.size));
-    let filled = 0;
-    while (filled < buffer.length) {
-      const n = fs.readSync(opened.fd, buffer, filled, buffer.length - filled, null);
-      if (n === 0) break;
-      filled += n;
-    }
-    return buffer.subarray(0, filled).toString('utf8');
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(opened.fd);
-  }
-}
-
 /**
  * The SHA-256 of a workspace file an entry cites, read where it really is: undefined
  * when it resolves outside the workspace, is secret-like, has another name, is not a
@@ -94,7 +56,7 @@ export function citedHash(realRoot: string, relative: string): { sha256: string;
     return undefined;
   }
   if (!isWithin(realRoot, real) || secretReasons(path.relative(realRoot, real).split(path.sep)).length > 0) return undefined;
-  const opened = openRegular(real);
+  const opened = openRegular(real, { within: realRoot });
   if (!opened) return undefined;
   try {
     if (opened.stat.size > MAX_HASHED_BYTES) return undefined;

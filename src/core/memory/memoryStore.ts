@@ -10,17 +10,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Bm25Index, type Ranked } from '../search/bm25';
 import { loadCache, saveCache } from './memoryCache';
-import { citedHash, readBounded, realFolder } from './memoryFiles';
+import { citedHash, realFolder, writeExclusive } from './memoryFiles';
+import { readBounded, readProjectFile } from '../workspace/safeRead';
 import { atomicWrite } from '../workspace/atomicWrite';
+import { secretReasons } from '../workspace/pathRules';
 import { isWithin } from '../workspace/workspace';
-import { curatedId, entryText, formatEntry, MEMORY_ID, parseEntry, titleOf, type CitedFile, type MemoryEntry, type MemoryKind } from './memoryEntry';
+import { curatedId, entryText, formatEntry, MAX_CITED, MEMORY_ID, parseEntry, titleOf, type CitedFile, type MemoryEntry, type MemoryKind } from './memoryEntry';
 
 const MEMORY_DIR = path.join('.peon', 'memory');
 const INDEX_FILE = 'index.md';
 /** Bytes of one entry read, at most: memory is notes, not data. */
 const MAX_ENTRY_BYTES = 1024 * 1024;
-/** Files an observation cites, at most. */
-const MAX_CITED = 20;
+const AGENTS_ID = curatedId('AGENTS.md', true);
 
 export interface Held {
   readonly entry: MemoryEntry;
@@ -61,6 +62,7 @@ const byPrefix = (prefix: string) => (name: string) => {
 export class MemoryStore {
   private held = new Map<string, Held>();
   private index = new Bm25Index<string>();
+  private readonly hashes = new Map<string, string | undefined>();
   private cacheTried = false;
   /** Entries read or dropped since the index was last saved. */
   private dirty = false;
@@ -87,7 +89,7 @@ export class MemoryStore {
     } catch {
       return found;
     }
-    // Only files that are in the workspace: a link (or a linked folder) out of it is not memory, so mem-read cannot become a read of ~/.ssh.
+    // Only files that are in the workspace: a linked folder out of it is not memory, so mem-read cannot become a read of ~/.ssh.
     const inside = (p: string): boolean => {
       try {
         return isWithin(realRoot, fs.realpathSync.native(p));
@@ -96,18 +98,29 @@ export class MemoryStore {
       }
     };
     const add = (id: string, file: string, relative: string, kind: MemoryKind, folderInside: boolean) => {
-      if (found.has(id)) return;
+      if (found.has(id) || !folderInside) return;
       let stat: fs.Stats;
       try {
         stat = fs.lstatSync(file);
-        if (stat.isSymbolicLink()) stat = inside(file) ? fs.statSync(file) : stat;
       } catch {
         return;
       }
-      // A file with another name may be that name's (a secret elsewhere): not memory.
-      if (stat.isFile() && stat.nlink === 1 && folderInside) found.set(id, { file, relative, kind, mtimeMs: stat.mtimeMs, size: stat.size });
+      // An entry is a plain file with one name: a link (to .env, say) or a second name may be a secret's, so neither is memory.
+      // A curated file's own name may say it holds secrets (`.peon/memory/api-secrets.md`): not memory either.
+      if (!stat.isFile() || stat.nlink !== 1 || (kind === 'curated' && secretReasons(relative.split('/')).length > 0)) return;
+      found.set(id, { file, relative, kind, mtimeMs: stat.mtimeMs, size: stat.size });
     };
-    add(curatedId('AGENTS.md', true), path.join(this.root, 'AGENTS.md'), 'AGENTS.md', 'curated', true);
+    // AGENTS.md may be a link (to CLAUDE.md): then to a plain file in the workspace that is not secret-like.
+    const agents = path.join(this.root, 'AGENTS.md');
+    try {
+      const real = fs.realpathSync.native(agents);
+      const stat = fs.statSync(real);
+      if (isWithin(realRoot, real) && stat.isFile() && stat.nlink === 1 && secretReasons(path.relative(realRoot, real).split(path.sep)).length === 0) {
+        found.set(AGENTS_ID, { file: agents, relative: 'AGENTS.md', kind: 'curated', mtimeMs: stat.mtimeMs, size: stat.size });
+      }
+    } catch {
+      // No AGENTS.md.
+    }
     for (const place of this.places()) {
       let names: string[];
       try {
@@ -154,7 +167,7 @@ export class MemoryStore {
   }
 
   private load(id: string, file: string, kind: MemoryKind, mtimeMs: number, size: number): void {
-    const raw = readEntry(file);
+    const raw = readEntry(this.root, this.relative(file));
     if (raw === undefined) return;
     const { entry, text } = parseEntry(raw, { id, kind, file: this.relative(file) });
     this.held.set(id, { entry, mtimeMs, size });
@@ -168,12 +181,12 @@ export class MemoryStore {
 
   /** An entry's text now (after its front matter), read from its file. */
   text(entry: MemoryEntry): string {
-    return entryText(readEntry(path.join(this.root, entry.file)) ?? '', entry.kind);
+    return entryText(readEntry(this.root, entry.file) ?? '', entry.kind);
   }
 
   /** Every entry, newest written first where known. */
-  list(): MemoryEntry[] {
-    this.refresh();
+  list(persist = true): MemoryEntry[] {
+    this.refresh(persist);
     return [...this.held.values()].map((h) => h.entry).sort((a, b) => (b.created ?? '').localeCompare(a.created ?? ''));
   }
 
@@ -202,7 +215,20 @@ export class MemoryStore {
     } catch {
       return undefined;
     }
-    return citedHash(realRoot, relative)?.sha256;
+    // Hashed again only when the file changed (size, time, inode): listing memory must not re-read every cited file.
+    let key: string;
+    try {
+      const real = fs.realpathSync.native(path.resolve(realRoot, relative));
+      const stat = fs.statSync(real);
+      key = `${real}\0${stat.ino}\0${stat.size}\0${stat.mtimeMs}`;
+    } catch {
+      return undefined;
+    }
+    if (this.hashes.has(key)) return this.hashes.get(key);
+    const sha256 = citedHash(realRoot, relative)?.sha256;
+    if (this.hashes.size > 10_000) this.hashes.clear();
+    this.hashes.set(key, sha256);
+    return sha256;
   }
 
   /** The workspace files a text mentions (`src/a.ts`, `lib/x.js:12`), each with its hash now: what an observation cites. */
@@ -270,6 +296,20 @@ export class MemoryStore {
     return text;
   }
 
+  /** Puts a deleted observation or summary back exactly as it was (the panel's Undo): its id, or an error when the place is taken. */
+  async restore(id: string, text: string): Promise<MemoryEntry> {
+    const summary = id.startsWith('sum-');
+    if (!MEMORY_ID.test(id) || id.startsWith('cur-')) throw new Error(`${id} is not an entry Peon wrote.`);
+    const dir = this.folder(summary ? 'summaries' : 'observations');
+    const file = path.join(dir, `${id}.md`);
+    writeExclusive(file, text);
+    const stat = fs.statSync(file);
+    this.load(id, file, summary ? 'summary' : 'observation', stat.mtimeMs, stat.size);
+    await this.writeIndex();
+    this.saveIfDirty();
+    return this.held.get(id)!.entry;
+  }
+
   private saveIfDirty(): void {
     if (!this.dirty) return;
     this.dirty = false;
@@ -280,6 +320,8 @@ export class MemoryStore {
 
   /** .peon/memory/index.md: one line per entry, id and title, rewritten whole. */
   private async writeIndex(): Promise<void> {
+    // What another process (the CLI beside the panel) wrote meanwhile is listed too.
+    this.refresh(false);
     const lines = [...this.held.values()]
       .map((h) => h.entry)
       .sort((a, b) => a.id.localeCompare(b.id))
@@ -297,7 +339,8 @@ export class MemoryStore {
 }
 
 /** At most MAX_ENTRY_BYTES of an entry file (a regular file with one name) as UTF-8; undefined when it cannot be read. */
-const readEntry = (file: string): string | undefined => readBounded(file, MAX_ENTRY_BYTES);
+const readEntry = (root: string, relative: string): string | undefined =>
+  relative === 'AGENTS.md' ? readProjectFile(root, relative, MAX_ENTRY_BYTES) : readBounded(path.join(root, relative), MAX_ENTRY_BYTES);
 
 const stores = new Map<string, MemoryStore>();
 

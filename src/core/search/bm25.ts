@@ -35,6 +35,8 @@ export class Bm25Index<K> {
   private postings = new Map<string, number[]>();
   private totalLength = 0;
   private dead = 0;
+  /** One document's term counts, reused from one `set` to the next. */
+  private readonly counts = new Map<string, number>();
 
   get size(): number {
     return this.slots.size;
@@ -47,17 +49,18 @@ export class Bm25Index<K> {
   /** Adds (or replaces) a document. */
   set(key: K, title: string, body: string): void {
     this.delete(key);
-    const counts = new Map<string, number>();
+    const counts = this.counts;
+    counts.clear();
     const titleTerms = terms(title);
     const bodyTerms = terms(body);
     for (const term of titleTerms) counts.set(term, (counts.get(term) ?? 0) + BM25.titleWeight);
     for (const term of bodyTerms) counts.set(term, (counts.get(term) ?? 0) + 1);
     const slot = this.keys.length;
-    for (const [term, count] of counts) {
+    counts.forEach((count, term) => {
       const posting = this.postings.get(term);
       if (posting) posting.push(slot, count);
       else this.postings.set(term, [slot, count]);
-    }
+    });
     const length = titleTerms.length * BM25.titleWeight + bodyTerms.length;
     this.keys.push(key);
     this.lengths.push(length);

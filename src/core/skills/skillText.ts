@@ -90,7 +90,10 @@ export interface SlashSkill {
 /** `text` with fenced code blocks and inline code spans blanked out (same length): a pasted log cannot start a skill. */
 function withoutCode(text: string): string {
   const blank = (m: string) => m.replace(/[^\n]/g, ' ');
-  return text.replace(/^([ \t]*)(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^[ \t]*\2[^\n]*$|(?![\s\S]))/gm, blank).replace(/`[^`\n]+`/g, blank);
+  return text
+    .replace(/^([ \t]*)(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^[ \t]*\2[ \t]*$|(?![\s\S]))/gm, blank) // a closing fence has no info string
+    .replace(/^(?: {4}|\t)[^\n]*$/gm, blank) // an indented code line (a pasted log)
+    .replace(/`[^`\n]+`/g, blank);
 }
 
 /**
@@ -100,7 +103,8 @@ function withoutCode(text: string): string {
 export function slashSkills(message: string, known: (name: string) => boolean, max = 6): SlashSkill[] {
   const found: SlashSkill[] = [];
   const prose = withoutCode(message);
-  for (const match of prose.matchAll(/(?:^|[ \t\n])\/([a-z0-9]+(?:-[a-z0-9]+)*)(?=[ \t]|\r?\n|$)([^\n]*)/g)) {
+  // After any white space, as the composer's picker offers it (webview/skillPicker.ts).
+  for (const match of prose.matchAll(/(?:^|\s)\/([a-z0-9]+(?:-[a-z0-9]+)*)(?=\s|$)([^\n]*)/gu)) {
     const name = match[1]!;
     if (!known(name) || found.some((f) => f.name === name)) continue;
     const argsAt = match.index + match[0].length - match[2]!.length;

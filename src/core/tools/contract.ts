@@ -27,8 +27,8 @@ export type ApprovalSummary =
   | { kind: 'network'; url: string; host: string; unicodeHost?: string; query?: string; concerns?: string[] }
   | { kind: 'question'; text: string }
   | { kind: 'generic'; text: string }
-  /** A skill about to be read or loaded: where it came from, the SHA-256 of what will be used, what it hides; `fork`: the subagent type it starts. */
-  | { kind: 'skill'; name: string; source: string; sha256: string; hidden: string[]; fork?: string }
+  /** A skill about to be read or loaded: where it came from, the SHA-256 of what will be used, what it hides; `fork`: the subagent type it starts; `arguments`: the values that go into it (`name = value`). */
+  | { kind: 'skill'; name: string; source: string; sha256: string; hidden: string[]; fork?: string; arguments?: string[] }
   /** A plan to approve (exitplanmode): Markdown, where it came from, what it declared it will touch. */
   | { kind: 'plan'; plan: string; source: string; files: string[]; commands: string[] };
 

@@ -50,7 +50,7 @@ export const loadskillTool = defineTool({
   risk: 'read_only',
   async assess(args, ctx) {
     const content = skillContent(ctx, args.name);
-    return skillAssessment(content, content.skill.context === 'fork' ? (content.skill.agent ?? 'developer') : undefined);
+    return skillAssessment(content, content.skill.context === 'fork' ? (content.skill.agent ?? 'developer') : undefined, asText(args.arguments));
   },
   async execute(args, ctx, assessment) {
     return applySkill(assessment.prepared as SkillContent, asText(args.arguments), undefined, ctx);

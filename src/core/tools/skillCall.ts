@@ -19,15 +19,22 @@ export function skillContent(ctx: ToolContext, name: string): SkillContent {
 }
 
 /** The assessment of a call that uses `content`: read-only, its card from the file read, the content kept for execute. */
-export function skillAssessment(content: SkillContent, fork?: string): Assessment {
+/** The values a call puts into a skill, as a card lists them (each bounded). */
+const argumentLines = (values: Readonly<Record<string, string>>): string[] =>
+  Object.entries(values)
+    .slice(0, 50)
+    .map(([k, v]) => `${k} = ${v.length > 1900 ? `${v.slice(0, 1899)}…` : v}`);
+
+export function skillAssessment(content: SkillContent, fork?: string, values: Readonly<Record<string, string>> = {}): Assessment {
   const { skill } = content;
+  const args = argumentLines(values);
   return {
     // A forked skill starts a subagent: the risk `task` gives that type, and `task`'s rules judge it too.
     risk: fork && !READS_ONLY.has(fork) ? 'process' : 'read_only',
     ...(fork ? { judgedAs: 'task' } : {}),
     writes: false,
     paths: [],
-    summary: { kind: 'skill', name: skill.name, source: skill.source, sha256: content.sha256, hidden: hiddenIn(content.text), ...(fork ? { fork } : {}) },
+    summary: { kind: 'skill', name: skill.name, source: skill.source, sha256: content.sha256, hidden: hiddenIn(content.text), ...(fork ? { fork } : {}), ...(args.length ? { arguments: args } : {}) },
     prepared: content,
   };
 }

@@ -10,7 +10,7 @@ import { PanelMemory, type MemoryFace } from '../../../src/extension/panelMemory
 import { parseHostMessage, type HostMessage } from '../../../src/shared/messages';
 import { makeWorkspace } from '../tools/toolTestContext';
 
-function panel(files: Record<string, string> = {}, options: { enabled?: boolean; confirm?: boolean; folder?: boolean } = {}) {
+function panel(files: Record<string, string> = {}, options: { enabled?: boolean; confirm?: boolean; folder?: boolean; undo?: boolean; trusted?: boolean } = {}) {
   const root = makeWorkspace(files);
   const posted: HostMessage[] = [];
   const notices: string[] = [];
@@ -23,6 +23,8 @@ function panel(files: Record<string, string> = {}, options: { enabled?: boolean;
     notice: (level, text) => notices.push(`${level}: ${text}`),
     show: async (file) => void shown.push(file),
     confirmDelete: async (entry) => (asked.push(entry.id), options.confirm ?? true),
+    offerUndo: async () => options.undo ?? false,
+    trusted: () => options.trusted ?? true,
     warn: (text) => warnings.push(text),
   };
   const lastList = () => {
@@ -106,4 +108,23 @@ test('a curated file is listed and opens, but is never deleted (not even asked);
   expect(p.asked).toEqual([]);
   expect(p.warnings).toHaveLength(6);
   expect(p.warnings[0]).toBe('Ignored a request for the memory entry "../AGENTS.md": there is no such entry.');
+});
+
+test('a deleted entry can be put back, byte for byte, from the notice that says it was deleted', async () => {
+  const p = panel({ 'src/app.ts': 'export {};\n' }, { undo: true });
+  await p.memory.remember('Keep `src/app.ts` small');
+  const [entry] = memoryStore(p.root).list();
+  const file = path.join(p.root, '.peon/memory/observations', `${entry!.id}.md`);
+  const before = fs.readFileSync(file);
+  await p.memory.delete(entry!.id);
+  expect(fs.readFileSync(file)).toEqual(before);
+  expect(p.notices.slice(-2)).toEqual([expect.stringMatching(/^info: Deleted obs-/), `info: Put ${entry!.id} back in memory.`]);
+  expect(fs.readFileSync(path.join(p.root, '.peon/memory/index.md'), 'utf8')).toContain(entry!.id);
+});
+
+test('a restricted workspace: the view lists its memory, and saves no index into it', () => {
+  const p = panel({ '.peon/memory/notes.md': '# Notes\n\nTest first.\n' }, { trusted: false });
+  p.memory.list();
+  expect(p.lastList().entries.map((e) => e.id)).toEqual(['cur-notes']);
+  expect(fs.existsSync(path.join(p.root, '.peon/memory/.cache'))).toBe(false);
 });

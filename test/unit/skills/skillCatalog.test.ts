@@ -8,7 +8,7 @@ import { expect, test } from 'vitest';
 import { SkillCatalog, type DiscoveryOptions } from '../../../src/core/skills/skillCatalog';
 import { tempDir, writeFiles } from '../tools/toolTestContext';
 
-const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/skills');
+const FIXTURES = path.resolve(__dirname, '../../fixtures/skills'); // copied byte for byte from ../shared/fixtures (SOURCES.txt)
 const skillMd = (name: string, description = `The ${name} skill.`, body = `# ${name}\n\nDo the ${name} thing.\n`) => `---\nname: ${name}\ndescription: ${description}\n---\n${body}`;
 
 function setup(files: Record<string, string> = {}, home: Record<string, string> = {}) {
