@@ -12,7 +12,8 @@ import { writeExclusive } from './memoryFiles';
 import { readBounded } from '../workspace/safeRead';
 import type { Held } from './memoryStore';
 
-const VERSION = 1;
+// 2: terms are stemmed (bm25.ts); an index saved before is read again from the files.
+const VERSION = 2;
 const CACHE_DIR = '.cache';
 const CACHE_FILE = 'index.json';
 /** A saved index larger than this is not read (10,000 entries take about 10 MB). */

@@ -5,9 +5,23 @@
 
 export const BM25 = { k1: 1.2, b: 0.75, titleWeight: 3 } as const;
 
-/** Words in lower case: letters, digits and underscores (a path's parts and an identifier's pieces each count). */
+/**
+ * A plural's singular, by Harman's S-stemmer ("reports" → "report", "queries" → "query",
+ * "classes" stays): so a search for "incident report" finds "incident reports".
+ */
+function singular(word: string): string {
+  if (word.length < 4 || !word.endsWith('s')) return word;
+  if (word.endsWith('ies') && !word.endsWith('eies') && !word.endsWith('aies')) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('es') && !/(?:a|e|o)es$/.test(word)) return word.slice(0, -1);
+  if (word.endsWith('us') || word.endsWith('ss')) return word;
+  return word.slice(0, -1);
+}
+
+/** Words in lower case, plurals made singular: letters, digits and underscores (a path's parts and an identifier's pieces each count). */
 export function terms(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  const words = text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  for (let i = 0; i < words.length; i++) words[i] = singular(words[i]!);
+  return words;
 }
 
 export interface Ranked<K> {
@@ -16,7 +30,8 @@ export interface Ranked<K> {
   readonly score: number;
   /**
    * The share of the query's weight this document holds, 0–1: its score over what a
-   * document holding every term of the query (each often enough to saturate) would score.
+   * document holding every term of the query that some document holds (each often
+   * enough to saturate) would score.
    */
   readonly normalised: number;
 }
@@ -117,7 +132,8 @@ export class Bm25Index<K> {
       let df = 0;
       for (let i = 0; i < posting.length; i += 2) if (this.keys[posting[i]!] !== null) df++;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      best += idf * (k1 + 1);
+      // A word no document holds ("please", a typo) says nothing about which is relevant: it weighs nothing.
+      if (df > 0) best += idf * (k1 + 1);
       for (let i = 0; i < posting.length; i += 2) {
         const slot = posting[i]!;
         if (this.keys[slot] === null) continue;

@@ -69,7 +69,7 @@ test('the index is saved (ignored by git) and a new session starts from it, re-r
   expect(fresh.rank('kumquat').map((r) => r.key)).toEqual([ids.styling]);
   expect(fresh.rank('login test')[0]!.key).toBe(ids.flaky);
   // A cache that lies about an entry it has no file for, or is not JSON: ignored, nothing lost.
-  fs.writeFileSync(path.join(cacheDir, 'index.json'), '{"version":1,"entries":[{"id":"../../x"}]}');
+  fs.writeFileSync(path.join(cacheDir, 'index.json'), '{"version":2,"entries":[{"id":"../../x"}]}');
   expect(new MemoryStore(root).rank('kumquat').map((r) => r.key)).toEqual([ids.styling]);
   fs.writeFileSync(path.join(cacheDir, 'index.json'), 'not json');
   expect(new MemoryStore(root).list().length).toBe(5);
