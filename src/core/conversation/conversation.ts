@@ -4,12 +4,12 @@
 // owns: history, mode, grants, todos. A face (panel, `peon run`, `peon tool`) gives only
 // host hooks: approver, question asker, progress, diagnostics, unsaved-buffer check,
 // storage folders.
-import os from 'node:os';
 import { runAgentTurn, type FinalReason, type LoopEvent } from '../agent/loop';
 import { memoryAccess } from '../memory/memoryAccess';
 import { memoryStore } from '../memory/memoryStore';
 import { closingSummary } from '../memory/sessionSummary';
-import { SkillCatalog } from '../skills/skillCatalog';
+import type { SkillCatalog } from '../skills/skillCatalog';
+import { sessionSkills, skillSettingsChanged } from '../skills/sessionSkills';
 import { skillListing } from '../skills/skillList';
 import { expandSlashSkills } from '../skills/slashCommand';
 import type { AgentInfo } from '../../shared/messages';
@@ -201,16 +201,7 @@ export class Conversation {
 
   /** The skills of this session: found once, when it starts (again only when trust or the skill settings change). */
   private discoverSkills(): SkillCatalog {
-    const settings = this.settings ?? this.setup.settings;
-    return SkillCatalog.discover({
-      workspaceRoots: this.workspace.folders.map((f) => f.root),
-      home: this.setup.home ?? os.homedir(),
-      userRoots: settings['peon.skills.roots'] ?? [],
-      crossTool: settings['peon.skills.crossTool'] ?? true,
-      trusted: this.trusted,
-      maxSkills: settings['peon.skills.maxSkills'] ?? 100,
-      maxSkillBytes: settings['peon.skills.maxSkillBytes'] ?? 65_536,
-    });
+    return sessionSkills(this.settings ?? this.setup.settings, { roots: this.workspace.folders.map((f) => f.root), trusted: this.trusted, ...(this.setup.home ? { home: this.setup.home } : {}) });
   }
 
   /** The skills found for this session (the composer offers them after `/`). */
@@ -316,7 +307,7 @@ export class Conversation {
     const trustChanged = trusted !== this.trusted;
     this.trusted = trusted;
     if (this.setup.child) this.catalog = this.setup.child.skills(); // its root found them again first
-    else if (trustChanged || SKILL_KEYS.some((k) => JSON.stringify(before[k]) !== JSON.stringify(settings[k]))) this.catalog = this.discoverSkills();
+    else if (trustChanged || skillSettingsChanged(before, settings)) this.catalog = this.discoverSkills();
     if (trustChanged || memoryWas !== this.memoryOn) {
       this.registry = this.buildRegistry();
       this.toolSpecs = specsOf(this.registry);
@@ -457,8 +448,6 @@ export class Conversation {
     return new CallPipeline(this.tools, { ...this.context, signal, subagents, ...memory }, this.setup.hooks.approve, this.permissions, this.state, judge);
   }
 }
-
-const SKILL_KEYS = ['peon.skills.roots', 'peon.skills.crossTool', 'peon.skills.maxSkills', 'peon.skills.maxSkillBytes'] as const;
 
 const specsOf = (registry: ToolRegistry): ToolSpec[] => registry.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
 

@@ -1,6 +1,7 @@
 // The call pipeline of a conversation (DESIGN.md §1, §6): validate -> assess -> plan
 // mode -> permission gate -> execute -> result, serially in the order the calls were
 // made. Every call gets exactly one outcome.
+import { deadline, type Deadline } from '../deadline';
 import type { Approver } from '../permissions/approvals';
 import { judge, type GateInput, type PermissionDecision } from '../permissions/gate';
 import type { SessionGrants } from '../permissions/grants';
@@ -75,6 +76,7 @@ export class CallPipeline {
     let permission: PermissionOutcome | undefined;
     // Time on the approval card does not count: the call's deadline starts when it runs.
     let signal = this.context.signal;
+    let limit: Deadline | undefined;
     try {
       const input = tool.parse(rawInput);
       throwIfAborted(signal);
@@ -98,12 +100,15 @@ export class CallPipeline {
       if (refusedNow) throw new ToolError('permission_denied', refusedNow);
       this.recheckPaths(assessment);
       // A call that waits for the person (a question) has no deadline: only Stop ends it.
-      signal = tool.untimed ? this.context.signal : AbortSignal.any([this.context.signal, AbortSignal.timeout(this.context.timeoutMs)]);
+      limit = tool.untimed ? undefined : deadline(this.context.signal, this.context.timeoutMs);
+      signal = limit?.signal ?? this.context.signal;
       const edited = permission.edited !== undefined && assessment.proposal && permission.edited !== assessment.proposal.content ? permission.edited : undefined;
       const result = edited !== undefined && assessment.proposal ? await commitEditedProposal(assessment.proposal, edited, { ...this.context, signal }) : await tool.execute(input, { ...this.context, signal }, assessment);
       return { tool: name, ok: true, output: result.output, ...(result.headline ? { headline: result.headline } : {}), data: result.data ?? {}, risk, permission };
     } catch (error) {
       return failure(name, asToolError(error, signal), risk, permission);
+    } finally {
+      limit?.clear();
     }
   }
 

@@ -2,6 +2,7 @@
 // entries bear on the query? Its answer is a JSON list of ids; anything else — an error,
 // no answer within the deadline, text that is not such a list, an id it was not shown —
 // is a failure, and mem-search falls back to the `score` gate.
+import { deadline } from '../deadline';
 import type { ModelClient } from '../model/modelClient';
 import type { RelevanceJudge } from './memorySearch';
 
@@ -13,11 +14,15 @@ const DEADLINE_MS = 30_000;
 
 export function modelRelevanceJudge(client: ModelClient): RelevanceJudge {
   return async (query, candidates, signal) => {
-    const deadline = AbortSignal.any([signal, AbortSignal.timeout(DEADLINE_MS)]);
+    const limit = deadline(signal, DEADLINE_MS);
     const listing = candidates.map((c) => JSON.stringify({ id: c.id, title: c.title, snippet: c.snippet })).join('\n');
     let text = '';
-    for await (const event of client.stream({ system: SYSTEM, history: [{ role: 'user', text: `Query: ${JSON.stringify(query)}\n\nNotes, one JSON object per line:\n${listing}` }], tools: [], maxTokens: 512 }, deadline)) {
-      if (event.type === 'text') text += event.delta;
+    try {
+      for await (const event of client.stream({ system: SYSTEM, history: [{ role: 'user', text: `Query: ${JSON.stringify(query)}\n\nNotes, one JSON object per line:\n${listing}` }], tools: [], maxTokens: 512 }, limit.signal)) {
+        if (event.type === 'text') text += event.delta;
+      }
+    } finally {
+      limit.clear();
     }
     const json = /\[[\s\S]*\]/.exec(text)?.[0];
     if (!json) throw new Error('the model did not answer with a list of ids');

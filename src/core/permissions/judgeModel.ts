@@ -2,6 +2,7 @@
 // semi-judge would ask about only because it is not on the read-only list, a model
 // classifies it. Fail-closed: only a clear SAFE lets it run; UNSAFE, anything else, an
 // error or no answer within the deadline asks.
+import { deadline } from '../deadline';
 import type { ModelClient } from '../model/modelClient';
 
 export type Verdict = 'safe' | 'unsafe' | 'uncertain';
@@ -16,14 +17,16 @@ const DEADLINE_MS = 15_000;
 
 export function modelJudge(client: ModelClient, signal: AbortSignal): CommandJudge {
   return async (command) => {
-    const deadline = AbortSignal.any([signal, AbortSignal.timeout(DEADLINE_MS)]);
+    const limit = deadline(signal, DEADLINE_MS);
     let text = '';
     try {
-      for await (const event of client.stream({ system: SYSTEM, history: [{ role: 'user', text: `Command:\n${command}` }], tools: [], maxTokens: 16 }, deadline)) {
+      for await (const event of client.stream({ system: SYSTEM, history: [{ role: 'user', text: `Command:\n${command}` }], tools: [], maxTokens: 16 }, limit.signal)) {
         if (event.type === 'text') text += event.delta;
       }
     } catch {
       return 'uncertain';
+    } finally {
+      limit.clear();
     }
     const word = text.trim().replace(/[.!]$/, '').toUpperCase();
     return word === 'SAFE' ? 'safe' : word === 'UNSAFE' ? 'unsafe' : 'uncertain';

@@ -145,7 +145,7 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
     );
     const onAbort = (): void => {
       if (settled || cancelled || leader) return;
-      // The call's own deadline (an AbortSignal.timeout) is a deadline: KILL at once.
+      // The call's own deadline (a TimeoutError, src/core/deadline.ts) is a deadline: KILL at once.
       const reason: unknown = options.signal.reason;
       if (reason instanceof DOMException && reason.name === 'TimeoutError') {
         timedOut = true;
