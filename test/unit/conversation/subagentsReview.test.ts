@@ -16,7 +16,7 @@ import { deferred } from '../../../src/core/deferred';
 import { runCommand } from '../../../src/cli/commands/run';
 import { makeWorkspace, tempDir } from '../tools/toolTestContext';
 import { conversationIn } from './conversationTestKit';
-import { call, lastToolResult, say, scriptedModel, survivors, watchAgents } from './subagentTestKit';
+import { call, lastToolResult, processAppears, say, scriptedModel, survivors, watchAgents } from './subagentTestKit';
 
 const model = scriptedModel();
 const { client, requestsOf, mainRequests } = model;
@@ -367,8 +367,10 @@ describe('permissions', () => {
     const loose = { user: { 'peon.permission.rules': { bash: 'allow' } }, workspace: {} };
     const conversation = conversationIn(root, { user: loose.user, hooks: { approve, onAgent: agents.onAgent } });
     model.server.script(call('task', { name: 'dev', subagent_type: 'developer', prompt: 'x', background: true }), say('Started.'));
-    model.server.route('dev', call('bash', { command: 'sleep 2' }), call('bash', { command: 'touch b' }), say('done'));
+    model.server.route('dev', call('bash', { command: 'sleep 2.0713' }), call('bash', { command: 'touch b' }), say('done'));
     await conversation.turn('go', client(), () => {});
+    // Its first command runs (allowed under the loose rule) when the settings change: waited for, not timed.
+    await processAppears('sleep 2.0713');
     // The person removes `bash: allow` from their settings; the panel's next send calls configure().
     const strict = { user: {}, workspace: {} };
     conversation.configure(resolveSettings(strict).values, strict, true);
