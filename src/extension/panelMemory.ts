@@ -4,6 +4,7 @@
 // deletes one Peon wrote after the person confirms. Curated files (AGENTS.md,
 // .peon/memory/*.md) are the person's: never deleted from here. Every id the webview
 // names is looked up in the store; nothing it sends is used as a path.
+import { cutText as cut } from '../shared/format';
 import path from 'node:path';
 import type { MemoryStore } from '../core/conversation/index';
 import type { MemoryEntry } from '../core/memory/memoryEntry';
@@ -29,7 +30,6 @@ export interface MemoryFace {
   warn(text: string): void;
 }
 
-const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const MAX_ENTRIES = 20_000;
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

@@ -1,11 +1,11 @@
 // The chat's skills in the panel (issue 14): what the composer offers after `/` (name,
 // description, where it came from, whether it forks a subagent), and the skills that
 // were skipped, with why, for the panel's warning (never passed over silently).
+import { cutText as cut } from '../shared/format';
 import type { Conversation } from '../core/conversation/index';
 import { visibleText } from '../shared/hiddenText';
 import type { HostMessage, SkillInfo } from '../shared/messages';
 
-const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 /** What one `skills` message carries, at most (the protocol's bounds). */
 const MAX_SKILLS = 1000;
 const MAX_PROBLEMS = 1000;

@@ -1,5 +1,6 @@
 // The conversation as the panel shows it, owned by the host: entries, and the deltas
 // that turn a running agent's events into webview messages.
+import { cutText as cut } from '../shared/format';
 import type { LoopEvent } from '../core/agent/loop';
 import { addUsage, NO_USAGE, type Usage } from '../core/model/modelClient';
 import { visibleText } from '../shared/hiddenText';
@@ -9,8 +10,6 @@ type TranscriptStatus = Extract<TranscriptEntry, { kind: 'tool' }>['status'];
 
 const boundedHeadline = (text: string): string => (text.length > TOOL_HEADLINE_CHARS ? `${text.slice(0, TOOL_HEADLINE_CHARS - 1)}…` : text);
 const bounded = (text: string): string => (text.length > TOOL_CARD_CHARS ? `${text.slice(0, TOOL_CARD_CHARS - 40)}\n… [${text.length - TOOL_CARD_CHARS + 40} more characters]` : text);
-
-const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** A loaded skill's chip, bounded to what the protocol carries. */
 export function skillEntry(id: string, use: LoopEvent & { type: 'skill' }): Extract<TranscriptEntry, { kind: 'skill' }> {

@@ -9,3 +9,6 @@ export function formatSize(bytes: number): string {
 
 /** `$0.0123` below a dollar (a cheap turn stays visible), `$1.23` above. */
 export const formatUsd = (usd: number): string => `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
+
+/** `text` at most `max` characters, a cut one ending in `…`. */
+export const cutText = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

@@ -1,12 +1,12 @@
 // The summary written to memory when a conversation is closed (DESIGN.md §4): what the
 // person asked, what changed and how it ended, taken from the history as it is — no
 // model request, so closing a chat costs nothing. (Compaction's summary is the model's.)
+import { cutText as cut } from '../../shared/format';
 import type { HistoryItem } from '../model/modelClient';
 
 const CHANGING = new Set(['write', 'edit', 'delete']);
 /** A prompt as the person wrote it: the skill blocks `/skill-name` added left out (the name stays). */
 const withoutSkills = (text: string): string => text.replace(/\n*<skill:([a-z0-9-]+)[ >][\s\S]*?<\/skill:\1>/g, '');
-const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** A title and Markdown body for the session, or undefined when it has no answered prompt. */
 export function closingSummary(history: readonly HistoryItem[], date = new Date()): { title: string; body: string } | undefined {

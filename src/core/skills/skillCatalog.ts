@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '../tools/toolError';
+import { openedPath } from '../workspace/safeRead';
 import { isWithin } from '../workspace/workspace';
 import { parseSkill, type SkillMeta } from './skillFile';
 
@@ -96,15 +97,6 @@ const realpath = (p: string): string | undefined => {
     return undefined;
   }
 };
-
-/** The file an open descriptor refers to (Linux's /proc), or undefined where that cannot be known. */
-function openedPath(fd: number): string | undefined {
-  try {
-    return fs.readlinkSync(`/proc/self/fd/${fd}`);
-  } catch {
-    return undefined;
-  }
-}
 
 /** At most `max` bytes of a file as UTF-8 (cut at a character boundary), its size and the hash of all of it. */
 function readBounded(file: string, max: number, within: string): { text: string; bytes: number; sha256: string; truncated: boolean } {

@@ -10,7 +10,7 @@ import { isWithin } from './workspace';
 const { O_RDONLY, O_NONBLOCK, O_NOFOLLOW } = fs.constants;
 
 /** Where an open descriptor leads (Linux's /proc), or undefined where that cannot be known. */
-function openedPath(fd: number): string | undefined {
+export function openedPath(fd: number): string | undefined {
   try {
     return fs.readlinkSync(`/proc/self/fd/${fd}`);
   } catch {
