@@ -13,6 +13,8 @@ import { UsageError } from './args';
 import { loadSettings, type LoadedSettings } from './settingsFiles';
 import { terminalAsker } from './terminalQuestions';
 import { proxyFromEnv } from '../core/web/proxy';
+import type { McpServers } from '../core/mcp/mcpServers';
+import { cliMcpServers, mcpWarnings } from './mcpHost';
 
 /** Where the CLI keeps state (the trash of deleted files): PEON_STATE_DIR or the XDG state folder. */
 export function stateDir(): string {
@@ -29,8 +31,12 @@ export interface ToolHost {
   readonly conversation: Conversation;
   readonly settings: LoadedSettings;
   readonly warnings: readonly string[];
-  /** Stops listening for signals. */
-  close(): void;
+  /** The configured MCP servers (undefined: none configured). */
+  readonly mcp: McpServers | undefined;
+  /** Starts the MCP servers that may start; what waits or failed, as stderr lines. */
+  startMcp(): Promise<string[]>;
+  /** Stops listening for signals and stops the MCP servers. */
+  close(): Promise<void>;
 }
 
 export interface ToolHostOptions {
@@ -57,6 +63,8 @@ export function openToolHost(options: ToolHostOptions): ToolHost {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
   const ask = terminalAsker(options.batch ?? false);
   const run = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  const servers = cliMcpServers({ state: stateDir(), root: dir, settings: settings.values, approve });
+  const mcp = servers.configured || servers.problems.length > 0 ? servers : undefined;
   const conversation = openConversation({
     agent: 'cli',
     folders: [{ path: dir }],
@@ -76,13 +84,21 @@ export function openToolHost(options: ToolHostOptions): ToolHost {
       ...options.agentHooks,
     },
     signal: controller.signal,
+    ...(mcp ? { mcp } : {}),
   });
   return {
     conversation,
     settings,
+    mcp,
     warnings: [...settings.warnings, ...conversation.warnings],
-    close() {
+    async startMcp() {
+      if (!mcp) return [];
+      await mcp.ready(controller.signal);
+      return mcpWarnings(mcp);
+    },
+    async close() {
       for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(signal, onSignal);
+      await mcp?.dispose();
     },
   };
 }

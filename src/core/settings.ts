@@ -193,6 +193,37 @@ export const SETTINGS = {
     default: 0.3,
     description: "The `score` gate's threshold: the share (0–1) of the query's weight an entry must match.",
   },
+  'peon.mcp.servers': {
+    schema: z.record(z.string().min(1).max(200), z.record(z.string(), z.unknown())),
+    scope: 'machine',
+    default: {},
+    description:
+      'Your MCP servers, in the shape of VS Code\'s mcp.json `servers`: `{"name": {"type": "stdio", "command": "npx", "args": [...], "env": {...}, "envFile": "...", "cwd": "..."}}` or `{"type": "http", "url": "...", "headers": {...}}`. Their tools are named `<name>__<tool>`. A workspace\'s `.vscode/mcp.json` and `.mcp.json` add its own servers, which start only once you approve them. Read from user settings only.',
+  },
+  'peon.mcp.timeoutSeconds': {
+    schema: z.number().int().min(1).max(3600),
+    scope: 'machine',
+    default: 60,
+    description: 'How long one MCP tool call may take (seconds), not counting time on its approval card. Read from user settings only.',
+  },
+  'peon.mcp.startTimeoutSeconds': {
+    schema: z.number().int().min(1).max(600),
+    scope: 'machine',
+    default: 30,
+    description: "How long an MCP server may take to start and answer `initialize` (seconds; a first `npx` run downloads). Read from user settings only.",
+  },
+  'peon.mcp.maxMessageMB': {
+    schema: z.number().int().min(1).max(512),
+    scope: 'machine',
+    default: 16,
+    description: 'The largest message a stdio MCP server may send (MB): past it, that call fails as too large and the server is restarted. Read from user settings only.',
+  },
+  'peon.mcp.maxTools': {
+    schema: z.number().int().min(1).max(1000),
+    scope: 'machine',
+    default: 64,
+    description: "How many MCP tools may be enabled before the panel warns that they cost context on every request (each tool's description and schema is sent with it). Read from user settings only.",
+  },
   'peon.permission.default': {
     schema: permissionMode,
     scope: 'window',

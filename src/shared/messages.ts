@@ -142,6 +142,34 @@ export const ApprovalSummary = z.discriminatedUnion('kind', [
     files: z.array(z.string().max(4096)).max(100),
     commands: z.array(z.string().max(4096)).max(100),
   }),
+  /** An MCP tool call: server › tool, its input (full, and as one line), the server's hints (claims), what the input hides. */
+  z.object({
+    kind: z.literal('mcp'),
+    server: z.string().max(200),
+    tool: z.string().max(200),
+    input: z.string().max(20_000),
+    line: z.string().max(1000),
+    hints: z.array(z.string().max(100)).max(10),
+    hidden: z.array(z.string().max(2000)).max(20),
+  }),
+  /** A project's MCP server to approve: what will run (command line or URL), where, with which env (secrets masked). */
+  z.object({
+    kind: z.literal('mcp-server'),
+    server: z.string().max(200),
+    source: z.string().max(4096),
+    launch: z.string().max(20_000),
+    cwd: z.string().max(4096).optional(),
+    env: z.array(z.string().max(5000)).max(200),
+    headers: z.array(z.string().max(5000)).max(100),
+    envFile: z.string().max(4096).optional(),
+    changed: z.boolean(),
+  }),
+  /** MCP tools changed since approved (withheld until approved again): each one's text before and after. */
+  z.object({
+    kind: z.literal('mcp-tools'),
+    server: z.string().max(200),
+    changes: z.array(z.object({ tool: z.string().max(200), before: z.string().max(50_000), after: z.string().max(50_000) })).max(100),
+  }),
   /** A skill about to be read or loaded: where it came from, the SHA-256 of what will be used, what it hides; `fork`: the subagent type it starts. */
   z.object({
     kind: z.literal('skill'),

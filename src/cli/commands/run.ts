@@ -135,6 +135,7 @@ export const runCommand = {
     try {
       for (const warning of host.warnings) io.stderr(`peon: ${warning}\n`);
       const client = makeClient(host.settings.values);
+      for (const warning of await host.startMcp()) io.stderr(`peon: ${warning}\n`);
       const spend: Spend = { tokens: NO_USAGE, cost: 0, requests: 0 };
       const agent = host.conversation.name;
       // settle: background subagents still running when the model stops are waited for, and their reports answered.
@@ -148,7 +149,7 @@ export const runCommand = {
       // A turn that ended otherwise (an error, the step cap) leaves nothing running behind the command.
       host.conversation.stop();
       await host.conversation.subagents.idle();
-      host.close();
+      await host.close();
     }
     return 0;
   },

@@ -51,6 +51,7 @@ export const toolCommand = {
     const host = openToolHost({ workspace: args.values.workspace, config: args.values.config, approve: args.values.approve, batch: batch !== undefined });
     try {
       for (const warning of host.warnings) io.stderr(`peon: ${warning}\n`);
+      for (const warning of await host.startMcp()) io.stderr(`peon: ${warning}\n`);
       for (const call of calls) {
         const outcome =
           'error' in call
@@ -59,7 +60,7 @@ export const toolCommand = {
         io.stdout(`${JSON.stringify(withAllKeys(outcome))}\n`);
       }
     } finally {
-      host.close();
+      await host.close();
     }
     return 0;
   },

@@ -1,15 +1,24 @@
 import { registryFor } from '../../core/conversation/agentTypes';
+import type { AnyTool } from '../../core/tools/contract';
 import { parseArgs } from '../args';
 import type { CliIo } from '../io';
-import { loadSettings } from '../settingsFiles';
+import { openToolHost } from '../toolHost';
 
 export const toolsCommand = {
-  summary: 'List every tool with its risk and JSON Schema. [--json] [--workspace DIR] [--config FILE]',
-  run(argv: readonly string[], io: CliIo): number {
-    const args = parseArgs(argv, ['workspace', 'config'], ['json']);
-    const { warnings } = loadSettings(args.values.config, args.values.workspace ?? process.cwd());
-    for (const warning of warnings) io.stderr(`peon: ${warning}\n`);
-    const tools = registryFor('orchestrator', { trusted: true }).list();
+  summary: 'List every tool with its risk and JSON Schema, MCP servers\' tools included. [--json] [--workspace DIR] [--config FILE] [--approve all|none]',
+  async run(argv: readonly string[], io: CliIo): Promise<number> {
+    const args = parseArgs(argv, ['workspace', 'config', 'approve'], ['json']);
+    const host = openToolHost({ workspace: args.values.workspace, config: args.values.config, approve: args.values.approve, batch: true });
+    let tools: AnyTool[];
+    try {
+      for (const warning of host.settings.warnings) io.stderr(`peon: ${warning}\n`);
+      // Every built-in the main agent has (as in a trusted workspace), then what the MCP servers that started offer.
+      const mcp = host.mcp ? (await host.conversation.currentTools(), host.mcp.tools()) : [];
+      for (const warning of host.mcp ? await host.startMcp() : []) io.stderr(`peon: ${warning}\n`);
+      tools = registryFor('orchestrator', { trusted: true, extra: mcp }).list();
+    } finally {
+      await host.close();
+    }
     if (args.flags.has('json')) {
       const rows = tools.map((t) => ({ name: t.name, risk: t.risk, description: t.description, inputSchema: t.inputSchema }));
       io.stdout(`${JSON.stringify(rows, null, 2)}\n`);

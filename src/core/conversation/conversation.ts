@@ -5,6 +5,7 @@
 // host hooks: approver, question asker, progress, diagnostics, unsaved-buffer check,
 // storage folders.
 import { runAgentTurn, type FinalReason, type LoopEvent } from '../agent/loop';
+import type { McpServers } from '../mcp/mcpServers';
 import { memoryAccess } from '../memory/memoryAccess';
 import { memoryStore } from '../memory/memoryStore';
 import { closingSummary } from '../memory/sessionSummary';
@@ -120,6 +121,11 @@ export interface ConversationSetup {
   readonly child?: ChildLink;
   /** The person's home folder, where their own skills are (default: this process's). */
   readonly home?: string;
+  /**
+   * The workspace's MCP servers (one set per window or CLI process, shared by its
+   * conversations): their tools join the registry; the main conversation starts them.
+   */
+  readonly mcp?: McpServers;
 }
 
 export interface TurnResult {
@@ -149,11 +155,14 @@ export class Conversation {
   private live: CallPipeline | undefined;
   private contextTokens = 0;
   private catalog: SkillCatalog;
+  /** The MCP tool set the registry holds (McpServers.version). */
+  private mcpVersion: number;
 
   constructor(private readonly setup: ConversationSetup) {
     this.type = setup.agentType ?? 'orchestrator';
     this.workspace = new Workspace(setup.folders.map((f) => ({ ...(f.name ? { name: f.name } : {}), path: f.path })));
     this.trusted = setup.trusted ?? true;
+    this.mcpVersion = setup.mcp?.version ?? 0;
     this.registry = this.buildRegistry();
     this.toolSpecs = specsOf(this.registry);
     this.permissions = permissionConfig(setup.layers);
@@ -192,7 +201,23 @@ export class Conversation {
 
   /** Its type's table, bound: a tool outside it does not exist for this agent. */
   private buildRegistry(): ToolRegistry {
-    return registryFor(this.type, { trusted: this.trusted, planInherited: this.setup.child?.spec.planInherited ?? false, memory: this.memoryOn });
+    return registryFor(this.type, { trusted: this.trusted, planInherited: this.setup.child?.spec.planInherited ?? false, memory: this.memoryOn, extra: this.setup.mcp?.tools() ?? [] });
+  }
+
+  /**
+   * The MCP servers' tools as they are now: the main conversation first starts what may
+   * start and puts what waits for the person on cards (once a session); a changed tool
+   * set rebuilds the registry before the next call or request.
+   */
+  private async syncMcp(signal: AbortSignal): Promise<void> {
+    const mcp = this.setup.mcp;
+    if (!mcp?.configured) return;
+    if (!this.setup.child) await mcp.ready(signal);
+    if (mcp.version === this.mcpVersion) return;
+    this.mcpVersion = mcp.version;
+    this.registry = this.buildRegistry();
+    this.toolSpecs = specsOf(this.registry);
+    this.direct = this.pipeline(this.setup.signal ?? new AbortController().signal);
   }
 
   private get memoryOn(): boolean {
@@ -366,8 +391,15 @@ export class Conversation {
   }
 
   /** One tool call outside a model turn (`peon tool`), in order with the others. */
-  call(name: string, input: unknown): Promise<ToolCallOutcome> {
+  async call(name: string, input: unknown): Promise<ToolCallOutcome> {
+    await this.syncMcp(this.setup.signal ?? new AbortController().signal);
     return this.direct.call(name, input);
+  }
+
+  /** The registry with the MCP servers' tools once they started (`peon tools`). */
+  async currentTools(): Promise<ToolRegistry> {
+    await this.syncMcp(this.setup.signal ?? new AbortController().signal);
+    return this.registry;
   }
 
   /** One user prompt, run by the agent loop to its end. */
@@ -377,6 +409,7 @@ export class Conversation {
     const signal = AbortSignal.any([controller.signal, ...(this.setup.signal ? [this.setup.signal] : []), ...(options.signal ? [options.signal] : [])]);
     this.running = controller;
     try {
+      await this.syncMcp(signal);
       const { hooks } = this.setup;
       const settings = this.settings;
       const judge = settings['peon.permission.judge'] ? modelJudge(client, signal) : undefined;

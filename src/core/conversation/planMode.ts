@@ -31,6 +31,8 @@ export const delegateRefusal = (tool: string, canExit = true): string => refused
 export async function planModeRefusal(tool: AnyTool, gate: GateInput, workspace: Workspace, canExit = true): Promise<string | undefined> {
   const { assessment } = gate;
   if (assessment.risk === 'delegate' || tool.risk === 'delegate') return delegateRefusal(tool.name, canExit);
+  // Whatever the server says of its tool (readOnlyHint is a claim): another program could change anything.
+  if (assessment.summary.kind === 'mcp') return refused(`${tool.name} is a tool of the MCP server "${assessment.summary.server}", which could change anything`, canExit);
   if (assessment.summary.kind === 'command') {
     const why = await whyNotPlanSafe(assessment.summary.command, gate);
     return why === undefined ? undefined : refused(`only read-only commands run, and ${why}`, canExit);

@@ -25,8 +25,16 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+const fingerprinted = (tool: ToolShape) => ({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema ?? null, outputSchema: tool.outputSchema ?? null, annotations: tool.annotations ?? null });
+
 export function toolFingerprint(tool: ToolShape): string {
-  return createHash('sha256').update(canonical({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema ?? null, outputSchema: tool.outputSchema ?? null, annotations: tool.annotations ?? null })).digest('hex');
+  return createHash('sha256').update(canonical(fingerprinted(tool))).digest('hex');
+}
+
+/** What the person reads of a tool on the card of a change: every fingerprinted part, keys sorted. */
+export function toolText(tool: ToolShape): string {
+  const parts = fingerprinted(tool);
+  return [`name: ${parts.name}`, `description:\n${parts.description}`, ...(['inputSchema', 'outputSchema', 'annotations'] as const).filter((k) => parts[k] !== null).map((k) => `${k}: ${JSON.stringify(JSON.parse(canonical(parts[k])), null, 2)}`)].join('\n');
 }
 
 export interface TrustData {
@@ -34,9 +42,11 @@ export interface TrustData {
   readonly servers: Readonly<Record<string, string>>;
   /** `<workspace>\0<server>\0<tool>` → the approved fingerprint. */
   readonly tools: Readonly<Record<string, string>>;
+  /** The same keys → the approved tool's text (toolText), for the card of a change. */
+  readonly texts?: Readonly<Record<string, string>>;
 }
 
-export type ToolVerdict = { readonly state: 'approved' } | { readonly state: 'new' } | { readonly state: 'changed'; readonly approved: string };
+export type ToolVerdict = { readonly state: 'approved' } | { readonly state: 'new' } | { readonly state: 'changed'; readonly approved: string; readonly before?: string };
 
 const key = (...parts: string[]): string => parts.join('\0');
 const isRecord = (value: unknown): value is Record<string, string> => !!value && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v));
@@ -44,17 +54,25 @@ const isRecord = (value: unknown): value is Record<string, string> => !!value &&
 export class McpTrust {
   private servers: Record<string, string>;
   private tools: Record<string, string>;
+  private texts: Record<string, string>;
 
   /** `saved`: what storage held (anything that is not trust data counts as nothing approved). */
   constructor(saved: unknown, private readonly save: (data: TrustData) => void) {
     const data = saved as Partial<TrustData> | undefined;
     this.servers = isRecord(data?.servers) ? { ...data.servers } : {};
     this.tools = isRecord(data?.tools) ? { ...data.tools } : {};
+    const texts = data?.texts as unknown;
+    this.texts = texts && typeof texts === 'object' && !Array.isArray(texts) ? Object.fromEntries(Object.entries(texts).filter(([, v]) => typeof v === 'string')) : {};
   }
 
   /** Whether this workspace's server, configured exactly so, was approved. */
   serverApproved(workspace: string, server: string, hash: string): boolean {
     return this.servers[key(workspace, server)] === hash;
+  }
+
+  /** Whether this workspace's server was ever approved (a configuration changed since reads differently). */
+  serverKnown(workspace: string, server: string): boolean {
+    return this.servers[key(workspace, server)] !== undefined;
   }
 
   approveServer(workspace: string, server: string, hash: string): void {
@@ -72,18 +90,20 @@ export class McpTrust {
     const now = toolFingerprint(tool);
     const approved = this.tools[k];
     if (approved === now) return { state: 'approved' };
-    if (approved !== undefined) return { state: 'changed', approved };
+    if (approved !== undefined) return { state: 'changed', approved, ...(this.texts[k] !== undefined ? { before: this.texts[k] } : {}) };
     this.tools[k] = now;
+    this.texts[k] = toolText(tool);
     this.persist();
     return { state: 'new' };
   }
 
   approveTool(workspace: string, server: string, tool: ToolShape): void {
     this.tools[key(workspace, server, tool.name)] = toolFingerprint(tool);
+    this.texts[key(workspace, server, tool.name)] = toolText(tool);
     this.persist();
   }
 
   private persist(): void {
-    this.save({ servers: { ...this.servers }, tools: { ...this.tools } });
+    this.save({ servers: { ...this.servers }, tools: { ...this.tools }, texts: { ...this.texts } });
   }
 }

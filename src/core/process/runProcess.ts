@@ -5,10 +5,9 @@
 // left the group (each run's processes carry a unique environment marker, and the
 // process tree is sampled while the command runs).
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { BoundedOutput, type OutputSummary } from './boundedOutput';
-import { descendantsOf, pidsInSession, pidsWithEnv, readProc } from './procfs';
+import { ProcessTree } from './processTree';
 import { stripTerminalEscapes } from './terminalText';
 
 /** Tools that would wait for a person get a clear "no" instead of a hang. */
@@ -27,8 +26,6 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
   GIT_ASKPASS: 'true',
   SSH_ASKPASS: 'true',
 };
-
-const MARKER = 'PEON_PROCESS_RUN';
 
 export interface RunOptions {
   readonly file: string;
@@ -57,26 +54,18 @@ export interface RunResult {
   readonly output: OutputSummary;
 }
 
-/** Every run in flight, so a dying host can take its commands with it. */
-const active = new Set<(signal: NodeJS.Signals) => void>();
-process.once('exit', () => {
-  for (const kill of active) kill('SIGKILL');
-});
-
 export function runProcess(options: RunOptions): Promise<RunResult> {
   const { drainGraceMs = 250, killGraceMs = 2000 } = options;
   return new Promise((resolve, reject) => {
-    const marker = randomBytes(8).toString('hex');
+    const tree = new ProcessTree();
     const started = performance.now();
     const child = spawn(options.file, [...options.args], {
       cwd: options.cwd,
-      env: { ...(options.env ?? process.env), ...NON_INTERACTIVE_ENV, [MARKER]: marker },
+      env: { ...(options.env ?? process.env), ...NON_INTERACTIVE_ENV, ...tree.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // a new session and process group, led by the child
     });
-    const leaderPid = child.pid;
     const output = new BoundedOutput(Math.floor(options.maxOutputBytes / 2), Math.ceil(options.maxOutputBytes / 2));
-    const known = new Map<number, string>(); // descendants seen while running: pid -> start time
     let timedOut = false;
     let cancelled = false;
     let settled = false;
@@ -101,46 +90,12 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
       return decoder;
     });
 
-    /** The tree under the leader, while the leader lives (afterwards its pid may be someone else's). */
-    const sample = (): void => {
-      if (leaderPid === undefined || leader) return;
-      for (const p of descendantsOf(leaderPid)) known.set(p.pid, p.start);
-    };
-    /**
-     * Signals the group; every process in the leader's session (a child that only changed
-     * its group stays in it); every process carrying this run's marker (one that left the
-     * session keeps it); and every descendant seen while the command ran.
-     */
-    const signalAll = (signal: NodeJS.Signals): number => {
-      if (leaderPid === undefined) return 0;
-      sample();
-      const targets = new Set<number>([...pidsWithEnv(MARKER, marker), ...pidsInSession(leaderPid)]);
-      for (const [pid, start] of known) if (readProc(pid)?.start === start) targets.add(pid);
-      targets.delete(process.pid);
-      try {
-        process.kill(-leaderPid, signal);
-      } catch {
-        // the group is empty
-      }
-      for (const pid of targets) {
-        if (readProc(pid)?.pgrp === leaderPid) continue; // signalled once already, with the group
-        try {
-          process.kill(pid, signal);
-        } catch {
-          // already gone
-        }
-      }
-      return targets.size;
-    };
-    active.add(signalAll);
-
-    sample();
-    timers.push(setInterval(sample, 200));
+    tree.started(child.pid);
     timers.push(
       setTimeout(() => {
         if (leader) return; // it finished; the pipes are only draining
         timedOut = true;
-        signalAll('SIGKILL');
+        tree.signal('SIGKILL');
       }, options.timeoutMs),
     );
     const onAbort = (): void => {
@@ -149,23 +104,23 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
       const reason: unknown = options.signal.reason;
       if (reason instanceof DOMException && reason.name === 'TimeoutError') {
         timedOut = true;
-        signalAll('SIGKILL');
+        tree.signal('SIGKILL');
         return;
       }
       cancelled = true;
-      signalAll('SIGTERM');
-      timers.push(setTimeout(() => signalAll('SIGKILL'), killGraceMs));
+      tree.signal('SIGTERM');
+      timers.push(setTimeout(() => tree.signal('SIGKILL'), killGraceMs));
     };
     options.signal.addEventListener('abort', onAbort, { once: true });
 
     const cleanUp = (): void => {
       settled = true;
-      active.delete(signalAll);
       for (const timer of timers) clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
     };
 
     child.once('error', (error) => {
+      tree.release();
       cleanUp();
       reject(error);
     });
@@ -175,7 +130,7 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
       if (settled || !leader) return;
       // The sweep: nothing of this command outlives the call. Repeated while it finds
       // anything, since a process may fork while it is being killed.
-      for (let pass = 0; pass < 5 && signalAll('SIGKILL') > 0; pass++);
+      tree.sweep();
       cleanUp();
       child.stdout.destroy();
       child.stderr.destroy();
@@ -185,7 +140,7 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
     }
 
     child.once('exit', (exitCode, signal) => {
-      sample();
+      tree.leaderExited();
       leader = { exitCode, signal };
       if (openStreams === 0) finish();
       else timers.push(setTimeout(finish, drainGraceMs)); // a background child may hold the pipes

@@ -29,6 +29,12 @@ export type ApprovalSummary =
   | { kind: 'generic'; text: string }
   /** A skill about to be read or loaded: where it came from, the SHA-256 of what will be used, what it hides; `fork`: the subagent type it starts; `arguments`: the values that go into it (`name = value`). */
   | { kind: 'skill'; name: string; source: string; sha256: string; hidden: string[]; fork?: string; arguments?: string[] }
+  /** An MCP tool call: which server's which tool, its input in full and as one line, what the server claims of it (hints, never trusted), what the input hides. */
+  | { kind: 'mcp'; server: string; tool: string; input: string; line: string; hints: string[]; hidden: string[] }
+  /** A project's MCP server, before it first starts (or after its configuration changed): exactly what will run, secrets masked. */
+  | { kind: 'mcp-server'; server: string; source: string; launch: string; cwd?: string; env: string[]; headers: string[]; envFile?: string; changed: boolean }
+  /** MCP tools whose name, description, schema or annotations changed since approved: withheld until approved again. */
+  | { kind: 'mcp-tools'; server: string; changes: { tool: string; before: string; after: string }[] }
   /** A plan to approve (exitplanmode): Markdown, where it came from, what it declared it will touch. */
   | { kind: 'plan'; plan: string; source: string; files: string[]; commands: string[] };
 

@@ -1,0 +1,56 @@
+// The CLI's MCP servers (DESIGN.md §8): the same McpServers as the panel's, with the
+// CLI's hooks. Approvals and fingerprints in <state>/mcp-trust.json, secrets in
+// <state>/mcp-secrets.json (both 0600). A project server starts only under
+// `--approve all` or with an approval already recorded; a changed tool returns only
+// under `--approve all`. What waits or failed is said on stderr, never a crash.
+import os from 'node:os';
+import path from 'node:path';
+import { McpServers } from '../core/mcp/mcpServers';
+import { McpTrust } from '../core/mcp/mcpTrust';
+import type { McpSecretStore } from '../core/mcp/secretStore';
+import type { Approver } from '../core/permissions/approvals';
+import type { SettingValues } from '../core/settings';
+import { version } from '../../package.json';
+import { readPrivateJson, writePrivateJson } from './privateJson';
+
+/** A JSON object of strings in a private file, as a secret store. */
+export function fileSecrets(file: string): McpSecretStore {
+  const load = (): Record<string, string> => {
+    const data = readPrivateJson(file);
+    return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, string>) : {};
+  };
+  return {
+    get: async (key) => (typeof load()[key] === 'string' ? load()[key] : undefined),
+    set: async (key, value) => writePrivateJson(file, { ...load(), [key]: value }),
+    delete: async (key) => {
+      const { [key]: _gone, ...rest } = load();
+      writePrivateJson(file, rest);
+    },
+  };
+}
+
+export function cliMcpServers(options: { readonly state: string; readonly root: string; readonly settings: SettingValues; readonly approve: Approver }): McpServers {
+  const trustFile = path.join(options.state, 'mcp-trust.json');
+  return new McpServers({
+    settings: options.settings,
+    folders: [options.root],
+    trusted: true,
+    trust: new McpTrust(readPrivateJson(trustFile), (data) => writePrivateJson(trustFile, data)),
+    hostEnv: process.env,
+    home: os.homedir(),
+    version,
+    hooks: { agent: 'cli', approve: options.approve, secrets: fileSecrets(path.join(options.state, 'mcp-secrets.json')) },
+  });
+}
+
+/** One stderr line for each server that is not ready, or has tools withheld. */
+export function mcpWarnings(servers: McpServers): string[] {
+  const lines = servers.problems.map((p) => `MCP configuration ${p.source}${p.server ? ` (server "${p.server}")` : ''}: ${p.reason}`);
+  for (const s of servers.statuses()) {
+    const where = s.source === 'user' ? 'your settings' : s.source;
+    if (s.state === 'needs-approval') lines.push(`MCP server "${s.name}" from ${where} waits for approval: ${s.detail ?? ''} Run with --approve all to approve it (${s.launch}).`);
+    else if (s.state === 'failed' || s.state === 'needs-input') lines.push(`MCP server "${s.name}" from ${where} did not start: ${s.detail ?? 'unknown reason'}${s.stderr && !(s.detail ?? '').includes(s.stderr) ? `\n${s.stderr}` : ''}`);
+    if (s.withheld.length > 0) lines.push(`MCP server "${s.name}": ${s.withheld.join(', ')} changed since approved and ${s.withheld.length === 1 ? 'is' : 'are'} withheld; run with --approve all to approve the change.`);
+  }
+  return lines;
+}

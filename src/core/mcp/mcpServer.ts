@@ -1,0 +1,202 @@
+// One configured MCP server's life (DESIGN.md §4): waiting for approval, starting,
+// ready with its tools, failed with why and its stderr tail, stopped. "Ready" only
+// once `tools/list` answered. A server that died is started again by the next call to
+// one of its tools (at most RESTARTS times in RESTART_WINDOW_MS, then it stays failed
+// until restarted by hand); one that sent a message too large is restarted at once.
+// Each tool is checked against its fingerprint (mcpTrust.ts): a changed one is
+// withheld, with the text it had and has, until the person approves it again.
+import type { McpServerConfig, McpTransport } from './mcpConfig';
+import { connectMcp, McpError, type ConnectOptions, type ListedTool, type McpConnection } from './mcpClient';
+import { toolText, type McpTrust } from './mcpTrust';
+
+export type ServerState = 'untrusted' | 'disabled' | 'needs-approval' | 'needs-input' | 'starting' | 'ready' | 'failed' | 'stopped';
+
+export interface WithheldTool {
+  readonly tool: string;
+  readonly before: string;
+  readonly after: string;
+  readonly listed: ListedTool;
+}
+
+export interface ServerStatus {
+  readonly name: string;
+  readonly source: McpServerConfig['source'];
+  readonly project: boolean;
+  readonly state: ServerState;
+  /** What runs: the command line or the URL (variables filled in once known). */
+  readonly launch: string;
+  readonly tools: readonly string[];
+  readonly withheld: readonly string[];
+  /** Why it is in this state (the error, the missing input, the denial). */
+  readonly detail?: string;
+  readonly stderr?: string;
+}
+
+const RESTARTS = 3;
+const RESTART_WINDOW_MS = 10 * 60_000;
+
+export interface ServerLaunch {
+  /** The configuration with its variables filled in, and what else a connection needs. */
+  readonly transport: McpTransport;
+  readonly connect: Omit<ConnectOptions, 'server' | 'transport' | 'signal' | 'onToolsChanged' | 'onClosed'>;
+  /** Fingerprints are kept per workspace for a project's server, once for the person's own. */
+  readonly trustScope: string;
+}
+
+export class McpServer {
+  state: ServerState = 'stopped';
+  detail: string | undefined;
+  private connection: McpConnection | undefined;
+  private starting: Promise<void> | undefined;
+  private listed: ListedTool[] = [];
+  private withheldTools = new Map<string, WithheldTool>();
+  private restarts: number[] = [];
+  private lastStderr = '';
+  private launch: ServerLaunch | undefined;
+  private generation = 0;
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly trust: McpTrust,
+    private readonly changed: () => void,
+  ) {}
+
+  status(launchText: string): ServerStatus {
+    const stderr = this.connection?.stderrTail() || this.lastStderr;
+    return {
+      name: this.config.name,
+      source: this.config.source,
+      project: this.config.project,
+      state: this.state,
+      launch: launchText,
+      tools: this.state === 'ready' ? this.usable().map((t) => t.name) : [],
+      withheld: [...this.withheldTools.keys()],
+      ...(this.detail ? { detail: this.detail } : {}),
+      ...(stderr ? { stderr } : {}),
+    };
+  }
+
+  /** Its tools the model may see: listed, and not withheld for a changed fingerprint. */
+  usable(): ListedTool[] {
+    return this.state === 'ready' ? this.listed.filter((t) => !this.withheldTools.has(t.name)) : [];
+  }
+
+  withheld(): WithheldTool[] {
+    return [...this.withheldTools.values()];
+  }
+
+  get pid(): number | undefined {
+    return this.connection?.pid;
+  }
+
+  /** Marks a state that is not running (needs approval, untrusted, disabled, needs input). */
+  hold(state: ServerState, detail?: string): void {
+    this.state = state;
+    this.detail = detail;
+    this.changed();
+  }
+
+  /** Starts it (or joins the start in flight); resolves when ready or failed, never rejects. */
+  start(launch: ServerLaunch, signal: AbortSignal): Promise<void> {
+    this.launch = launch;
+    this.starting ??= this.connect(launch, signal).finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async connect(launch: ServerLaunch, signal: AbortSignal): Promise<void> {
+    const generation = ++this.generation;
+    this.state = 'starting';
+    this.detail = undefined;
+    this.changed();
+    try {
+      const connection = await connectMcp({
+        ...launch.connect,
+        server: this.config.name,
+        transport: launch.transport,
+        signal,
+        onToolsChanged: () => void this.refresh(generation),
+        onClosed: (why, tooLarge) => this.closed(generation, why, tooLarge),
+      });
+      if (generation !== this.generation) return void (await connection.close()); // stopped meanwhile
+      this.connection = connection;
+      this.listed = await connection.listTools(launch.connect.initTimeoutMs, signal);
+      if (generation !== this.generation) return;
+      this.check(launch.trustScope);
+      this.state = 'ready';
+    } catch (error) {
+      if (generation !== this.generation) return;
+      this.lastStderr = this.connection?.stderrTail() ?? '';
+      await this.connection?.close();
+      this.connection = undefined;
+      this.state = 'failed';
+      this.detail = error instanceof Error ? error.message : String(error);
+    }
+    this.changed();
+  }
+
+  private check(scope: string): void {
+    this.withheldTools.clear();
+    for (const tool of this.listed) {
+      const verdict = this.trust.checkTool(scope, this.config.name, tool);
+      if (verdict.state === 'changed') this.withheldTools.set(tool.name, { tool: tool.name, before: verdict.before ?? '(not recorded)', after: toolText(tool), listed: tool });
+    }
+  }
+
+  /** `tools/list_changed`: listed again; the new set replaces the old at once. */
+  private async refresh(generation: number): Promise<void> {
+    const connection = this.connection;
+    if (!connection || generation !== this.generation || !this.launch) return;
+    try {
+      const listed = await connection.listTools(this.launch.connect.initTimeoutMs, AbortSignal.timeout(this.launch.connect.initTimeoutMs));
+      if (generation !== this.generation) return;
+      this.listed = listed;
+      this.check(this.launch.trustScope);
+      this.changed();
+    } catch {
+      // the close (if that is why) says so
+    }
+  }
+
+  private closed(generation: number, why: string, tooLarge: boolean): void {
+    if (generation !== this.generation) return;
+    this.lastStderr = this.connection?.stderrTail() ?? this.lastStderr;
+    this.connection = undefined;
+    this.state = 'failed';
+    this.detail = why;
+    this.changed();
+    if (tooLarge && this.launch) void this.start(this.launch, new AbortController().signal);
+  }
+
+  /** The person approved the changed tools: their new fingerprints are recorded and they return. */
+  approveWithheld(): void {
+    if (!this.launch) return;
+    for (const w of this.withheldTools.values()) this.trust.approveTool(this.launch.trustScope, this.config.name, w.listed);
+    this.withheldTools.clear();
+    this.changed();
+  }
+
+  /** The running connection, started again when it died (within the restart budget). */
+  async ready(signal: AbortSignal): Promise<McpConnection> {
+    if (this.starting) await this.starting;
+    if (!this.connection && this.state === 'failed' && this.launch) {
+      const now = Date.now();
+      this.restarts = this.restarts.filter((t) => now - t < RESTART_WINDOW_MS);
+      if (this.restarts.length >= RESTARTS) throw new McpError('unavailable', `MCP server "${this.config.name}" failed ${RESTARTS} times in ten minutes and is left stopped: ${this.detail ?? ''}. Restart it from the MCP section.`);
+      this.restarts.push(now);
+      await this.start(this.launch, signal);
+    }
+    if (!this.connection) throw new McpError('unavailable', `MCP server "${this.config.name}" is ${this.state}${this.detail ? `: ${this.detail}` : ''}`);
+    return this.connection;
+  }
+
+  async stop(state: ServerState = 'stopped'): Promise<void> {
+    this.generation++;
+    const connection = this.connection;
+    this.connection = undefined;
+    this.listed = [];
+    this.state = state;
+    this.detail = undefined;
+    await connection?.close();
+    this.changed();
+  }
+}
