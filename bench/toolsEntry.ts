@@ -14,3 +14,6 @@ export { anthropicClient } from '../src/core/model/anthropicClient';
 // Memory (B17): the store as mem-search reaches it.
 export { MemoryStore } from '../src/core/memory/memoryStore';
 export { memoryAccess } from '../src/core/memory/memoryAccess';
+// MCP (B16): a workspace's servers as the faces build them.
+export { McpServers } from '../src/core/mcp/mcpServers';
+export { McpTrust } from '../src/core/mcp/mcpTrust';

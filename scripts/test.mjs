@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: every layer, in order, on a fresh machine too. Provisions what the tests
-// need (Debian packages as root, the pinned code-server), then runs typecheck, lint,
+// need (Debian packages as root, the pinned code-server, agent CLIs and MCP peers), then runs typecheck, lint,
 // unit tests, the in-host integration suite and the e2e test. Every layer runs even
 // when an earlier one failed; the run fails if any layer fails or runs no test.
 import { spawnSync } from 'node:child_process';
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { artifactsDir, repoRoot } from './paths.mjs';
 import { provisionAgents } from './provision-agents.mjs';
 import { provisionCodeServer } from './provision-code-server.mjs';
+import { provisionMcp } from './provision-mcp.mjs';
 import { ensureSystemPackages } from './system-deps.mjs';
 
 const npx = (bin, ...args) => [path.join(repoRoot, 'node_modules', '.bin', bin), ...args];
@@ -38,6 +39,7 @@ function main() {
   ensureSystemPackages();
   provisionCodeServer();
   provisionAgents();
+  provisionMcp();
   fs.rmSync(artifactsDir, { recursive: true, force: true });
   fs.mkdirSync(artifactsDir, { recursive: true });
 

@@ -102,7 +102,7 @@ export class McpConnection {
     const tools: ListedTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES && tools.length < MAX_TOOLS; page++) {
-      const result = await this.request(() => this.client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsResultSchema, { signal, timeout: timeoutMs }), 'tools/list');
+      const result = await this.request((own) => this.client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsResultSchema, { signal: own, timeout: timeoutMs }), 'tools/list', signal);
       tools.push(...result.tools);
       cursor = result.nextCursor;
       if (!cursor) break;
@@ -112,26 +112,37 @@ export class McpConnection {
 
   async callTool(name: string, args: Record<string, unknown>, timeoutMs: number, signal: AbortSignal, onProgress?: (text: string) => void): Promise<Record<string, unknown>> {
     return this.request(
-      () =>
+      (own) =>
         this.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
-          signal,
+          signal: own,
           timeout: timeoutMs,
           ...(onProgress ? { onprogress: (p) => onProgress(`${p.message ?? 'progress'}${p.total ? ` ${p.progress}/${p.total}` : ` ${p.progress}`}`) } : {}),
         }),
-      `${name}`,
+      name,
+      signal,
     );
   }
 
-  /** A request, its failure said in Peon's words: which server, why, and what it last wrote to stderr. */
-  private async request<T>(send: () => Promise<T>, what: string): Promise<T> {
+  /**
+   * A request, its failure said in Peon's words: which server, why, and what it last
+   * wrote to stderr. The SDK never removes the abort listener it adds to a request's
+   * signal, so it gets one of its own per request, linked to the caller's and dropped after.
+   */
+  private async request<T>(send: (signal: AbortSignal) => Promise<T>, what: string, signal: AbortSignal): Promise<T> {
+    const own = new AbortController();
+    const abort = (): void => own.abort(signal.reason);
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
     try {
-      return await send();
+      return await send(own.signal);
     } catch (error) {
-      throw this.explain(error, what);
+      throw this.explain(error, what, signal);
+    } finally {
+      signal.removeEventListener('abort', abort);
     }
   }
 
-  explain(error: unknown, what: string): McpError {
+  explain(error: unknown, what: string, signal?: AbortSignal): McpError {
     const { server } = this.options;
     const tail = this.stderrTail();
     const withTail = (text: string): string => (tail ? `${text}\nLast lines of its stderr:\n${tail}` : text);
@@ -139,8 +150,9 @@ export class McpConnection {
     if (reason?.kind === 'too_large') return new McpError('too_large', withTail(`MCP server "${server}": ${what} failed, ${reason.text}. The server is restarted.`));
     const code = (error as { code?: unknown }).code;
     const message = error instanceof Error ? error.message : String(error);
+    // Stop (the caller's signal): the SDK sent notifications/cancelled.
+    if (signal?.aborted) return new McpError('cancelled', `${what} was cancelled (the server was told).`);
     if (code === -32001) return new McpError('timeout', withTail(`MCP server "${server}" did not answer ${what} in time.`));
-    if ((error as { name?: string }).name === 'AbortError' || /aborted/i.test(message)) return new McpError('cancelled', `${what} was cancelled (the server was told).`);
     if (code === -32000 || reason) return new McpError('unavailable', withTail(`MCP server "${server}" stopped during ${what}: ${reason?.text ?? 'the connection closed'}.`));
     return new McpError('unavailable', withTail(`MCP server "${server}": ${what} failed: ${message}`));
   }
@@ -205,7 +217,7 @@ async function initialize(options: ConnectOptions, transport: Transport): Promis
     await client.connect(transport, { timeout: options.initTimeoutMs, signal: options.signal });
     return connection;
   } catch (error) {
-    const explained = connection.explain(error, 'initialize');
+    const explained = connection.explain(error, 'initialize', options.signal);
     await connection.close();
     const startFailed = error instanceof Error && /was not found/.test(error.message);
     if (startFailed) throw new McpError('unavailable', `MCP server "${options.server}" could not start: ${error.message}`);

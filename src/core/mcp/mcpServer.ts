@@ -76,9 +76,12 @@ export class McpServer {
     };
   }
 
-  /** Its tools the model may see: listed, and not withheld for a changed fingerprint. */
+  /**
+   * Its tools the model may see: listed, and not withheld for a changed fingerprint. A
+   * server that died keeps its tools: the next call to one starts it again.
+   */
   usable(): ListedTool[] {
-    return this.state === 'ready' ? this.listed.filter((t) => !this.withheldTools.has(t.name)) : [];
+    return this.state === 'ready' || this.state === 'failed' || this.state === 'starting' ? this.listed.filter((t) => !this.withheldTools.has(t.name)) : [];
   }
 
   withheld(): WithheldTool[] {

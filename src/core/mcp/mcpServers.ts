@@ -128,7 +128,7 @@ export class McpServers {
         if (!ask) return server.hold('needs-approval', this.waitingText(config, hash));
         this.asked.add(`server:${config.name}`);
         const approved = await this.card(config.name, serverCard(config, launch.transport, this.options.trust.serverKnown(this.root ?? '', config.name), launch.connect.cwd), signal);
-        if (!approved) return server.hold('needs-approval', 'You did not approve it this session. Approve it from the MCP section (or run the CLI with --approve all).');
+        if (!approved) return server.hold('needs-approval', `${this.waitingText(config, hash)} Not approved this session: approve it from the MCP section (or run the CLI with --approve all).`);
         this.options.trust.approveServer(this.root ?? '', config.name, hash);
       }
     }

@@ -86,7 +86,8 @@ export class StdioTransport implements Transport {
       child.once('spawn', resolve);
       child.once('error', reject);
     });
-    this.tree.started(child.pid);
+    // A long-lived server's tree is sampled every 2 s (the run marker and its session find the rest).
+    this.tree.started(child.pid, 2000);
     child.on('error', (error) => this.onerror?.(error));
     child.stdin.on('error', () => undefined); // EPIPE after the server died: the exit says why
     child.stdout.on('data', (chunk: Buffer) => this.read(chunk));
@@ -138,9 +139,9 @@ export class StdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const child = this.child;
     if (!child || this.reason) return Promise.reject(new Error(this.reason?.text ?? 'the server is not running'));
-    return new Promise((resolve, reject) => {
-      child.stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
-    });
+    // As the SDK's own: done once written to the pipe's buffer (or drained), not after a round trip.
+    if (child.stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    return new Promise((resolve) => child.stdin.once('drain', resolve));
   }
 
   close(): Promise<void> {
