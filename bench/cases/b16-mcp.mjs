@@ -38,7 +38,11 @@ export async function run() {
     const result = await bare.callTool({ name: 'echo', arguments: { message: `call ${i}` } });
     if (result.content[0].text !== `Echo: call ${i}`) throw new Error(`B16: the SDK's call ${i} failed`);
   };
-  for (let i = 0; i < 50; i++) await peon(i), await sdk(i); // warm up both
+  // Both warmed up first.
+  for (let i = 0; i < 50; i++) {
+    await peon(i);
+    await sdk(i);
+  }
   const measured = [];
   const reference = [];
   const block = async (fn, from) => {

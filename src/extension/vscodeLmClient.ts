@@ -4,7 +4,7 @@
 // usage: the system prompt leads as a user message, and tokens are counted with the
 // model's own tokenizer (`countTokens`), once per request.
 import * as vscode from 'vscode';
-import { ModelError, type HistoryItem, type ModelClient, type ModelEvent, type ModelRequest, type ToolCall } from '../core/model/modelClient';
+import { imagesNotSent, ModelError, type HistoryItem, type ModelClient, type ModelEvent, type ModelRequest, type ToolCall } from '../core/model/modelClient';
 
 const PROVIDER = 'vscode-lm';
 
@@ -27,7 +27,7 @@ function toMessage(item: HistoryItem): vscode.LanguageModelChatMessage {
     return vscode.LanguageModelChatMessage.Assistant(parts);
   }
   return vscode.LanguageModelChatMessage.User(
-    item.results.map((r) => new vscode.LanguageModelToolResultPart(r.callId, [new vscode.LanguageModelTextPart(r.isError ? `Error: ${r.output}` : r.output)])),
+    item.results.map((r) => new vscode.LanguageModelToolResultPart(r.callId, [new vscode.LanguageModelTextPart(`${r.isError ? `Error: ${r.output}` : r.output}${imagesNotSent(r)}`)])),
   );
 }
 

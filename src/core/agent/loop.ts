@@ -4,7 +4,7 @@
 // call repeats. Every tool call gets exactly one result, so the next request is always
 // valid for the provider.
 import type { ToolCallOutcome } from '../conversation/pipeline';
-import { addUsage, ModelError, NO_USAGE, type HistoryItem, type ModelClient, type ModelEvent, type ToolCall, type ToolSpec, type Usage } from '../model/modelClient';
+import { addUsage, ModelError, NO_USAGE, type HistoryItem, type ModelClient, type ToolResultItem, type ModelEvent, type ToolCall, type ToolSpec, type Usage } from '../model/modelClient';
 import { costOf, type Price } from '../model/modelInfo';
 import { compact, saveSummary, type CompactionPolicy } from './compaction';
 import { streamWithRetry, type RetryPolicy } from './retry';
@@ -155,7 +155,7 @@ export async function runAgentTurn(
     lastText = done.message.text;
     if (done.message.toolCalls.length === 0) return finish(done.stopReason === 'max_tokens' ? 'max_tokens' : done.stopReason === 'cut_off' ? 'error' : 'end_turn', done.stopReason === 'cut_off' ? 'The model stream was cut off.' : undefined);
 
-    const results: { callId: string; output: string; isError: boolean }[] = [];
+    const results: ToolResultItem[] = [];
     let repeated: string | undefined;
     for (const call of done.message.toolCalls) {
       options.onEvent({ type: 'tool_call', call });
@@ -168,7 +168,7 @@ export async function runAgentTurn(
       options.onEvent({ type: 'tool_result', call, outcome });
       results.push(
         outcome.ok
-          ? { callId: call.id, output: outcome.output, isError: false }
+          ? { callId: call.id, output: outcome.output, isError: false, ...(outcome.images ? { images: outcome.images } : {}) }
           : { callId: call.id, output: `Error (${outcome.error.code}): ${outcome.error.message}`, isError: true },
       );
       if (!outcome.ok && outcome.error.code !== 'cancelled') {

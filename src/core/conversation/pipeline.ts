@@ -7,7 +7,7 @@ import { judge, type GateInput, type PermissionDecision } from '../permissions/g
 import type { SessionGrants } from '../permissions/grants';
 import type { CommandJudge } from '../permissions/judgeModel';
 import { DEFAULT_PERMISSIONS, type PermissionConfig } from '../permissions/rules';
-import type { AnyTool, Assessment, Risk, ToolContext } from '../tools/contract';
+import type { AnyTool, Assessment, Risk, ToolContext, ToolImage } from '../tools/contract';
 import { commitEditedProposal } from '../tools/editedProposal';
 import type { ToolRegistry } from '../tools/registry';
 import { ToolError, type ToolErrorCode } from '../tools/toolError';
@@ -24,7 +24,7 @@ export interface PermissionOutcome extends PermissionDecision {
 }
 
 export type ToolCallOutcome =
-  | { tool: string; ok: true; output: string; headline?: string; data: Readonly<Record<string, unknown>>; risk: Risk; permission: PermissionOutcome }
+  | { tool: string; ok: true; output: string; headline?: string; images?: readonly ToolImage[]; data: Readonly<Record<string, unknown>>; risk: Risk; permission: PermissionOutcome }
   | { tool: string; ok: false; error: { code: ToolErrorCode; message: string; details?: Readonly<Record<string, unknown>> }; risk?: Risk; permission?: PermissionOutcome };
 
 export class CallPipeline {
@@ -104,7 +104,7 @@ export class CallPipeline {
       signal = limit?.signal ?? this.context.signal;
       const edited = permission.edited !== undefined && assessment.proposal && permission.edited !== assessment.proposal.content ? permission.edited : undefined;
       const result = edited !== undefined && assessment.proposal ? await commitEditedProposal(assessment.proposal, edited, { ...this.context, signal }) : await tool.execute(input, { ...this.context, signal }, assessment);
-      return { tool: name, ok: true, output: result.output, ...(result.headline ? { headline: result.headline } : {}), data: result.data ?? {}, risk, permission };
+      return { tool: name, ok: true, output: result.output, ...(result.headline ? { headline: result.headline } : {}), ...(result.images?.length ? { images: result.images } : {}), data: result.data ?? {}, risk, permission };
     } catch (error) {
       return failure(name, asToolError(error, signal), risk, permission);
     } finally {

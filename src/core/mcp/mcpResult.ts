@@ -1,11 +1,12 @@
 // What a `tools/call` result becomes for the model (DESIGN.md §4): text stays text;
-// an embedded text resource is inlined, a binary one, an image or audio is noted by
-// type and size (Peon's tool results carry text); a resource link becomes its URI;
+// an image (PNG, JPEG, GIF, WebP, bounded) is attached for a model that takes images —
+// the client of one that does not says it was not passed on; an embedded text resource
+// is inlined, a binary one or audio noted by type and size; a resource link becomes its URI;
 // `structuredContent` is given as compact JSON when the server sent no text. All of it
 // is bounded by the output limit, the middle cut. `isError` is an error the model can
 // act on, carrying the server's text.
 import { formatSize } from '../../shared/format';
-import type { ToolResult } from '../tools/contract';
+import type { ToolImage, ToolResult } from '../tools/contract';
 import { ToolError } from '../tools/toolError';
 
 type Block = Record<string, unknown>;
@@ -13,13 +14,27 @@ type Block = Record<string, unknown>;
 const base64Bytes = (data: unknown): number => (typeof data === 'string' ? Math.floor((data.replace(/=+$/, '').length * 3) / 4) : 0);
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-function blockText(block: Block): string {
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+/** What one result may attach: at most this many images, each at most this large (decoded). */
+export const MAX_IMAGES = 4;
+export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
+
+function blockText(block: Block, images: ToolImage[]): string {
   switch (block.type) {
     case 'text':
       return str(block.text);
-    case 'image':
+    case 'image': {
+      const type = str(block.mimeType);
+      const bytes = base64Bytes(block.data);
+      const what = `[image ${type || 'of unknown type'}, ${formatSize(bytes)}`;
+      if (!IMAGE_TYPES.has(type) || typeof block.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(block.data)) return `${what}: not passed on (only PNG, JPEG, GIF and WebP are)]`;
+      if (bytes > MAX_IMAGE_BYTES) return `${what}: not passed on (over ${formatSize(MAX_IMAGE_BYTES)})]`;
+      if (images.length >= MAX_IMAGES) return `${what}: not passed on (at most ${MAX_IMAGES} images a result)]`;
+      images.push({ mimeType: type as ToolImage['mimeType'], data: block.data });
+      return `${what}, attached as image ${images.length}]`;
+    }
     case 'audio':
-      return `[${block.type} ${str(block.mimeType) || 'of unknown type'}, ${formatSize(base64Bytes(block.data))}: not passed on, Peon gives the model text only]`;
+      return `[audio ${str(block.mimeType) || 'of unknown type'}, ${formatSize(base64Bytes(block.data))}: not passed on, Peon gives the model no audio]`;
     case 'resource': {
       const resource = (block.resource ?? {}) as Block;
       const uri = str(resource.uri);
@@ -43,7 +58,8 @@ export function boundMiddle(text: string, max: number): { text: string; truncate
 
 export function mapCallResult(result: Block, label: string, maxChars: number): ToolResult {
   const content = Array.isArray(result.content) ? (result.content as Block[]) : [];
-  const parts = content.map(blockText).filter((t) => t !== '');
+  const images: ToolImage[] = [];
+  const parts = content.map((block) => blockText(block, images)).filter((t) => t !== '');
   const hasText = content.some((b) => b.type === 'text' || (b.type === 'resource' && typeof (b.resource as Block | undefined)?.text === 'string'));
   if (!hasText && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
   const joined = parts.join('\n\n');
@@ -52,6 +68,7 @@ export function mapCallResult(result: Block, label: string, maxChars: number): T
   const kinds = [...new Set(content.map((b) => String(b.type)))];
   return {
     output: text === '' ? '(the tool returned no content)' : text,
+    ...(images.length > 0 ? { images } : {}),
     headline: `${label} · ${formatSize(Buffer.byteLength(joined))}${truncated ? ' (cut)' : ''}`,
     data: { content: kinds, chars: joined.length, truncated, ...(result.structuredContent !== undefined ? { structured: true } : {}) },
   };

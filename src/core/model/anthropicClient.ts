@@ -43,7 +43,13 @@ function toMessages(history: readonly HistoryItem[]): Anthropic.MessageParam[] {
     if (item.role === 'tool') {
       return {
         role: 'user',
-        content: item.results.map((r) => ({ type: 'tool_result' as const, tool_use_id: r.callId, content: r.output, is_error: r.isError })),
+        content: item.results.map((r) => ({
+          type: 'tool_result' as const,
+          tool_use_id: r.callId,
+          // Claude takes images in a tool result: after the text, as base64 blocks.
+          content: r.images?.length ? [{ type: 'text' as const, text: r.output }, ...r.images.map((image) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: image.mimeType, data: image.data } }))] : r.output,
+          is_error: r.isError,
+        })),
       };
     }
     const content: Anthropic.ContentBlockParam[] = [...((item.opaque ?? []) as Anthropic.ContentBlockParam[])];

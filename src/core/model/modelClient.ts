@@ -2,6 +2,7 @@
 // tools in, a stream of events out: text deltas, complete tool calls (or calls cut off
 // mid-stream, flagged so they are never run), usage, and the finished assistant message
 // to append to history. Errors are typed: retryable or not.
+import type { ToolImage } from '../tools/contract';
 
 export interface ToolSpec {
   readonly name: string;
@@ -25,7 +26,18 @@ export type HistoryItem =
       /** Provider blocks that must go back unchanged (Anthropic thinking blocks with their signatures). */
       readonly opaque?: readonly unknown[];
     }
-  | { readonly role: 'tool'; readonly results: readonly { readonly callId: string; readonly output: string; readonly isError: boolean }[] };
+  | { readonly role: 'tool'; readonly results: readonly ToolResultItem[] };
+
+/** One call's result as the model gets it: text, and the images a tool returned (a client that cannot send them says so). */
+export interface ToolResultItem {
+  readonly callId: string;
+  readonly output: string;
+  readonly isError: boolean;
+  readonly images?: readonly ToolImage[];
+}
+
+/** What a client that sends text only appends for a result's images. */
+export const imagesNotSent = (r: ToolResultItem): string => (r.images?.length ? `\n[${r.images.length} image${r.images.length === 1 ? '' : 's'} not passed on: this model API gets text only from Peon]` : '');
 
 export interface ModelRequest {
   readonly system: string;

@@ -3,7 +3,7 @@
 // assembled from their indexed deltas; a stream that ends without a finish reason leaves
 // its calls flagged as cut off.
 import OpenAI from 'openai';
-import { ModelError, NO_USAGE, toModelError, type HistoryItem, type ModelClient, type ModelEvent, type ModelRequest, type StopReason, type ToolCall, type Usage } from './modelClient';
+import { imagesNotSent, ModelError, NO_USAGE, toModelError, type HistoryItem, type ModelClient, type ModelEvent, type ModelRequest, type StopReason, type ToolCall, type Usage } from './modelClient';
 
 export interface OpenAIOptions {
   readonly apiKey: string;
@@ -18,7 +18,7 @@ function toMessages(system: string, history: readonly HistoryItem[]): Message[] 
   for (const item of history) {
     if (item.role === 'user') messages.push({ role: 'user', content: item.text });
     else if (item.role === 'tool') {
-      for (const r of item.results) messages.push({ role: 'tool', tool_call_id: r.callId, content: r.isError ? `Error: ${r.output}` : r.output });
+      for (const r of item.results) messages.push({ role: 'tool', tool_call_id: r.callId, content: `${r.isError ? `Error: ${r.output}` : r.output}${imagesNotSent(r)}` });
     } else {
       messages.push({
         role: 'assistant',

@@ -180,9 +180,18 @@ export interface ModeControl {
   exitPlan(): void;
 }
 
+/** An image a tool returns (an MCP server's): passed to a model that takes images, else said not to be. */
+export interface ToolImage {
+  readonly mimeType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+  /** Base64. */
+  readonly data: string;
+}
+
 export interface ToolResult {
   /** Text for the model. */
   readonly output: string;
+  /** Images for the model, after the text (bounded by the tool). */
+  readonly images?: readonly ToolImage[];
   /** What happened, as one sentence for the tool's card ("Fetched example.org/docs · 34 KB → Markdown"). */
   readonly headline?: string;
   /** Structured facts for the UI, the CLI's JSON and tests. */

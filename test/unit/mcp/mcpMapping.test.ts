@@ -22,13 +22,24 @@ test('results: text stays text; images, audio and blobs are noted by type and si
   );
   expect(result.output.split('\n\n')).toEqual([
     'first',
-    '[image image/png, 3 KB: not passed on, Peon gives the model text only]',
-    '[audio audio/wav, 3 B: not passed on, Peon gives the model text only]',
+    '[image image/png, 3 KB, attached as image 1]',
+    '[audio audio/wav, 3 B: not passed on, Peon gives the model no audio]',
     '<resource uri="file:///a.txt" mimeType="text/plain">\ninside a\n</resource>',
     '[resource file:///b.bin: binary, application/octet-stream, 10 B]',
     '[resource link file:///c.md (c.md), text/markdown]',
   ]);
   expect(result.data).toMatchObject({ content: ['text', 'image', 'audio', 'resource', 'resource_link'], truncated: false });
+  expect(result.images).toEqual([{ mimeType: 'image/png', data: Buffer.alloc(3072).toString('base64') }]);
+});
+
+test('images: only PNG, JPEG, GIF and WebP, each at most 2 MB, four a result; the rest noted and not attached', () => {
+  const png = (bytes: number) => ({ type: 'image', mimeType: 'image/png', data: Buffer.alloc(bytes).toString('base64') });
+  const result = mapCallResult({ content: [{ type: 'image', mimeType: 'image/svg+xml', data: 'PHN2Zz4=' }, png(3 * 1024 * 1024), png(10), png(10), png(10), png(10), png(10), { type: 'image', mimeType: 'image/png', data: 'not base64!' }] }, 's › t', 100_000);
+  expect(result.images).toHaveLength(4);
+  expect(result.output).toContain('[image image/svg+xml, 5 B: not passed on (only PNG, JPEG, GIF and WebP are)]');
+  expect(result.output).toContain('[image image/png, 3.0 MB: not passed on (over 2.0 MB)]');
+  expect(result.output).toContain('not passed on (at most 4 images a result)');
+  expect(result.output.match(/not passed on \(only/g)).toHaveLength(2);
 });
 
 test('structuredContent is given as JSON only when no text came with it; isError throws with the text; nothing at all says so', () => {
