@@ -189,3 +189,31 @@ test('a server that starts a grandchild in a new session: stopping it leaves not
   expect(alive(server)).toBe(false);
   await waitUntil(() => !alive(grandchild), 'the grandchild is gone');
 });
+
+test('tools/list follows its cursor page by page, stops on a server that never ends, and hears list_changed', async () => {
+  const paged = session({ user: { p: fault('paged') } });
+  await paged.servers.ready(new AbortController().signal);
+  expect(paged.servers.tools().map((t) => t.name)).toEqual(['p__big', 'p__crash', 'p__echo', 'p__fail', 'p__slow']);
+  const endless = session({ user: { e: fault('endless') } });
+  await endless.servers.ready(new AbortController().signal);
+  expect(status(endless.servers, 'e')).toMatchObject({ state: 'ready', tools: [] });
+  const grows = session({ user: { g: fault('grows') } });
+  expect(await grows.conversation.call('g__grow', {})).toMatchObject({ ok: true });
+  await waitUntil(() => grows.servers.tools().some((t) => t.name === 'g__grown'), 'the new tool arrived');
+  // The next call rebuilds the registry with it.
+  expect(await grows.conversation.call('g__grown', {})).toMatchObject({ ok: true, output: 'called grown' });
+});
+
+test('each call has peon.mcp.timeoutSeconds; time on its approval card does not count', async () => {
+  const slowCard: Approver = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // longer than the call's whole timeout
+    return { approved: true };
+  };
+  const { conversation, servers } = session({ user: { fault: fault() }, settings: { 'peon.mcp.timeoutSeconds': 1 }, approveCalls: slowCard });
+  expect(await conversation.call('fault__echo', { message: 'after a slow card' })).toMatchObject({ ok: true, output: 'Echo: after a slow card' });
+  const started = performance.now();
+  const slow = await conversation.call('fault__slow', {});
+  expect(slow).toMatchObject({ ok: false, error: { code: 'timeout', message: expect.stringMatching(/MCP server "fault" did not answer slow in time/) } });
+  expect(performance.now() - started).toBeGreaterThan(1500); // the card, then the call's second
+  await waitUntil(() => /cancelled request \d+/.test(status(servers, 'fault').stderr ?? ''), 'the server was told the call was given up');
+});
