@@ -5,11 +5,12 @@
 // under `--approve all`. What waits or failed is said on stderr, never a crash.
 import os from 'node:os';
 import path from 'node:path';
-import { McpServers } from '../core/mcp/mcpServers';
+import { McpServers, type McpHooks } from '../core/mcp/mcpServers';
 import { McpTrust } from '../core/mcp/mcpTrust';
 import type { McpSecretStore } from '../core/mcp/secretStore';
 import type { Approver } from '../core/permissions/approvals';
 import type { SettingValues } from '../core/settings';
+import type { QuestionAsker } from '../core/tools/contract';
 import { version } from '../../package.json';
 import { readPrivateJson, writePrivateJson } from './privateJson';
 
@@ -29,7 +30,24 @@ export function fileSecrets(file: string): McpSecretStore {
   };
 }
 
-export function cliMcpServers(options: { readonly state: string; readonly root: string; readonly settings: SettingValues; readonly approve: Approver }): McpServers {
+/** The variable an `${input:id}` answer may come from in the CLI: `PEON_INPUT_<ID>` (letters and digits, the rest as `_`). */
+export const inputVariable = (id: string): string => `PEON_INPUT_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+
+/**
+ * An `${input:id}` answer: from PEON_INPUT_<ID>, else typed on the terminal (not a
+ * password: it would show as typed), else none — the server then waits, saying which.
+ */
+function inputAsker(ask: QuestionAsker | undefined): McpHooks['askInput'] {
+  return async (server, input, signal) => {
+    const given = process.env[inputVariable(input.id)];
+    if (given !== undefined) return given;
+    if (!ask || input.password) return undefined;
+    const reply = await ask({ agent: `MCP server "${server}"`, questions: [{ id: 'value', question: `${input.description ?? `The value of \${input:${input.id}}`} (kept under PEON_STATE_DIR)`, type: 'text', required: true }] }, signal);
+    return 'answers' in reply ? reply.answers.value : undefined;
+  };
+}
+
+export function cliMcpServers(options: { readonly state: string; readonly root: string; readonly settings: SettingValues; readonly approve: Approver; readonly ask?: QuestionAsker }): McpServers {
   const trustFile = path.join(options.state, 'mcp-trust.json');
   return new McpServers({
     settings: options.settings,
@@ -39,7 +57,7 @@ export function cliMcpServers(options: { readonly state: string; readonly root: 
     hostEnv: process.env,
     home: os.homedir(),
     version,
-    hooks: { agent: 'cli', approve: options.approve, secrets: fileSecrets(path.join(options.state, 'mcp-secrets.json')) },
+    hooks: { agent: 'cli', approve: options.approve, secrets: fileSecrets(path.join(options.state, 'mcp-secrets.json')), askInput: inputAsker(options.ask) },
   });
 }
 
@@ -49,7 +67,8 @@ export function mcpWarnings(servers: McpServers): string[] {
   for (const s of servers.statuses()) {
     const where = s.source === 'user' ? 'your settings' : s.source;
     if (s.state === 'needs-approval') lines.push(`MCP server "${s.name}" from ${where} waits for approval: ${s.detail ?? ''} Run with --approve all to approve it (${s.launch}).`);
-    else if (s.state === 'failed' || s.state === 'needs-input') lines.push(`MCP server "${s.name}" from ${where} did not start: ${s.detail ?? 'unknown reason'}${s.stderr && !(s.detail ?? '').includes(s.stderr) ? `\n${s.stderr}` : ''}`);
+    else if (s.state === 'needs-input') lines.push(`MCP server "${s.name}" from ${where} did not start: ${s.detail ?? ''}. Give it in the environment (${(s.detail ?? '').match(/"[^"]+"/g)?.map((q) => inputVariable(q.slice(1, -1))).join(', ') ?? 'PEON_INPUT_<ID>'}) or type it in a terminal.`);
+    else if (s.state === 'failed') lines.push(`MCP server "${s.name}" from ${where} did not start: ${s.detail ?? 'unknown reason'}${s.stderr && !(s.detail ?? '').includes(s.stderr) ? `\n${s.stderr}` : ''}`);
     if (s.withheld.length > 0) lines.push(`MCP server "${s.name}": ${s.withheld.join(', ')} changed since approved and ${s.withheld.length === 1 ? 'is' : 'are'} withheld; run with --approve all to approve the change.`);
   }
   return lines;

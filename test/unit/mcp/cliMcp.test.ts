@@ -110,3 +110,17 @@ test('streamable HTTP, and the SSE transport of older servers as the fallback', 
   expect(peonTool('h__echo', ws, { message: 'over http' }, ['--config', cfg, '--approve', 'all'])).toMatchObject({ ok: true, output: 'Echo: over http' });
   expect(peonTool('s__echo', ws, { message: 'over sse' }, ['--config', cfg, '--approve', 'all'])).toMatchObject({ ok: true, output: 'Echo: over sse' });
 }, 60_000);
+
+test('${input:id} in the CLI: from PEON_INPUT_<ID> once, kept under PEON_STATE_DIR (0600); without it the server waits, saying how to give it', () => {
+  const cfg = config({ inp: { ...fault('env'), env: { GIVEN: '${input:api-token}' } } });
+  const ws = tempDir('peon-mcp-ws-');
+  const state = tempDir('peon-mcp-state-');
+  const waiting = peon(['tools', '--config', cfg, '--workspace', ws], { env: { PEON_STATE_DIR: state } });
+  expect(waiting.stderr).toMatch(/MCP server "inp" from your settings did not start: it needs the input "api-token"\. Give it in the environment \(PEON_INPUT_API_TOKEN\)/);
+  const given = peonTool('inp__env', ws, {}, ['--config', cfg, '--approve', 'all'], { env: { PEON_STATE_DIR: state, PEON_INPUT_API_TOKEN: 's3cret' } });
+  expect(JSON.parse(given.output ?? '{}')).toMatchObject({ GIVEN: 's3cret' });
+  const secrets = path.join(state, 'mcp-secrets.json');
+  expect(fs.statSync(secrets).mode & 0o777).toBe(0o600);
+  const kept = peonTool('inp__env', ws, {}, ['--config', cfg, '--approve', 'all'], { env: { PEON_STATE_DIR: state } });
+  expect(JSON.parse(kept.output ?? '{}')).toMatchObject({ GIVEN: 's3cret' });
+});
