@@ -167,7 +167,7 @@ export class McpServer {
     this.state = 'failed';
     this.detail = why;
     this.changed();
-    if (tooLarge && this.launch) void this.start(this.launch, new AbortController().signal);
+    if (tooLarge && this.launch && this.restartAllowed()) void this.start(this.launch, new AbortController().signal);
   }
 
   /** The person approved the changed tools: their new fingerprints are recorded and they return. */
@@ -182,14 +182,20 @@ export class McpServer {
   async ready(signal: AbortSignal): Promise<McpConnection> {
     if (this.starting) await this.starting;
     if (!this.connection && this.state === 'failed' && this.launch) {
-      const now = Date.now();
-      this.restarts = this.restarts.filter((t) => now - t < RESTART_WINDOW_MS);
-      if (this.restarts.length >= RESTARTS) throw new McpError('unavailable', `MCP server "${this.config.name}" failed ${RESTARTS} times in ten minutes and is left stopped: ${this.detail ?? ''}. Restart it from the MCP section.`);
-      this.restarts.push(now);
+      if (!this.restartAllowed()) throw new McpError('unavailable', `MCP server "${this.config.name}" failed ${RESTARTS} times in ten minutes and is left stopped: ${this.detail ?? ''}. Restart it from the MCP section.`);
       await this.start(this.launch, signal);
     }
     if (!this.connection) throw new McpError('unavailable', `MCP server "${this.config.name}" is ${this.state}${this.detail ? `: ${this.detail}` : ''}`);
     return this.connection;
+  }
+
+  /** Every automatic restart counts: at most RESTARTS in RESTART_WINDOW_MS (a server that always sends too much does not loop). */
+  private restartAllowed(): boolean {
+    const now = Date.now();
+    this.restarts = this.restarts.filter((t) => now - t < RESTART_WINDOW_MS);
+    if (this.restarts.length >= RESTARTS) return false;
+    this.restarts.push(now);
+    return true;
   }
 
   async stop(state: ServerState = 'stopped'): Promise<void> {

@@ -6,13 +6,13 @@
 // withheld until approved from a card showing the old and new text. One instance per
 // window (the panel) or process (the CLI), shared by its conversations; a face supplies
 // its hooks: the approver, where secrets and approvals are kept, the person to ask.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Approver } from '../permissions/approvals';
 import type { SettingValues } from '../settings';
 import { BUILTIN_TOOLS } from '../tools/builtins';
 import type { AnyTool, ApprovalSummary, ToolContext, ToolResult } from '../tools/contract';
+import { readBounded } from '../workspace/safeRead';
 import { ToolError } from '../tools/toolError';
 import { mcpConfig, type McpConfigProblem, type McpInput, type McpServerConfig } from './mcpConfig';
 import { McpError, type McpAuthorizer } from './mcpClient';
@@ -59,6 +59,7 @@ export interface McpServersOptions {
   readonly hooks: McpHooks;
 }
 
+const MAX_ENV_FILE_BYTES = 1024 * 1024;
 const RESERVED = new Set(BUILTIN_TOOLS.map((t) => t.name.toLowerCase()));
 const seconds = (value: number | undefined, fallback: number): number => (value ?? fallback) * 1000;
 
@@ -118,7 +119,8 @@ export class McpServers {
   /** Decides whether a server may start, asks when `ask` and it waits for approval, and starts it. */
   private async begin(server: McpServer, signal: AbortSignal, ask: boolean): Promise<void> {
     const { config } = server;
-    if (config.project && !this.options.trusted) return server.hold('untrusted', 'This workspace is not trusted (Restricted Mode): no project MCP server starts.');
+    // Restricted Mode: no MCP tool may run, so no server starts — not even the person's own, whose folder would be the untrusted one.
+    if (!this.options.trusted) return server.hold('untrusted', 'This workspace is not trusted (Restricted Mode): no MCP server starts.');
     if (this.options.hooks.disabledServers?.().includes(config.name)) return server.hold('disabled');
     const launch = await this.launchOf(server, signal);
     if (!launch) return;
@@ -142,13 +144,11 @@ export class McpServers {
       : `A server from ${config.source}: it starts once you approve it.`;
   }
 
+  /** An envFile's text: a regular file, read without blocking and at most 1 MiB (a FIFO or /dev/zero there cannot hang the host). */
   private envFileBytes(transport: ServerLaunch['transport']): Uint8Array | undefined {
     if (transport.kind !== 'stdio' || transport.envFile === undefined) return undefined;
-    try {
-      return fs.readFileSync(path.resolve(this.root ?? '.', transport.envFile));
-    } catch {
-      return undefined;
-    }
+    const text = readBounded(path.resolve(this.root ?? '.', transport.envFile), MAX_ENV_FILE_BYTES, { follow: true });
+    return text === undefined ? undefined : Buffer.from(text, 'utf8');
   }
 
   /** The configuration with its variables filled in (asking for missing inputs), or undefined with the server held. */
@@ -157,7 +157,8 @@ export class McpServers {
     const { hooks, settings } = this.options;
     const inputs = new Map<string, string>();
     for (const input of config.inputs) {
-      const key = `input:${config.name}:${input.id}`;
+      // A project's input is its own: another workspace's server of the same name never gets the answer.
+      const key = `input:${config.project ? `${this.root ?? ''}\0${config.source}` : '(user)'}\0${config.name}\0${input.id}`;
       let value = await hooks.secrets.get(key);
       if (value === undefined && hooks.askInput) {
         value = await hooks.askInput(config.name, input, signal);
@@ -263,6 +264,8 @@ export class McpServers {
   async call(ref: McpToolRef, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
     const server = this.find(ref.server);
     const label = `${ref.server} › ${ref.tool}`;
+    // A tool withheld (or gone) since the registry was built is refused, never called.
+    if (!server.usable().some((t) => t.name === ref.tool)) throw new ToolError('unavailable', `${label} is not offered now: ${server.withheld().some((w) => w.tool === ref.tool) ? 'it changed since it was approved, and waits for approval again' : 'the server no longer lists it'}.`);
     try {
       const connection = await server.ready(ctx.signal);
       const raw = await connection.callTool(ref.tool, input, seconds(ctx.settings['peon.mcp.timeoutSeconds'], 60), ctx.signal, ctx.onProgress);
