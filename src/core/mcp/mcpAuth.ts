@@ -4,34 +4,19 @@
 // and step-up, refresh): Peon supplies only what the SDK leaves to the application —
 // where credentials live (a face's secret store, one record per server), the browser (the
 // face's openUrl) and the loopback redirect that brings the code back (oauthRedirect.ts).
-// connectWithAuth and requestWithAuth run the dance around the SDK: a request the server
-// refuses (401, or 403 insufficient_scope) sends the person to authorize, then runs again.
-import { randomBytes } from 'node:crypto';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+// The SDK only prepares an authorization when a server refuses (401, or 403
+// insufficient_scope); waitForCode opens its page, so the browser opens for an
+// authorization someone waits for. requestWithAuth runs a request again once the person
+// has authorized, at most MAX_AUTHORIZATIONS times, and sends requests refused together
+// to the browser once.
+import { createHash, randomBytes } from 'node:crypto';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { deadline, untilAborted } from '../deadline';
 import { deferred, type Deferred } from '../deferred';
+import type { McpAuthorizer } from './mcpClient';
 import { redirectReceiver, type RedirectReceiver } from './oauthRedirect';
-
-/** A face's secret storage: VS Code's SecretStorage, the CLI's 0600 file (src/cli/mcpSecrets.ts). */
-export interface McpSecretStore {
-  get(key: string): Promise<string | undefined>;
-  set(key: string, value: string): Promise<void>;
-  delete(key: string): Promise<void>;
-}
-
-export interface McpAuthorizer {
-  readonly provider: OAuthClientProvider;
-  /**
-   * The code the redirect brought back after provider.redirectToAuthorization (which only
-   * prepares the page: this opens it, so the browser opens for an authorization someone
-   * waits for, at most MAX_AUTHORIZATIONS times per operation); rejects on abort.
-   */
-  waitForCode(signal: AbortSignal): Promise<string>;
-  close(): void;
-}
+import type { McpSecretStore } from './secretStore';
 
 export interface McpAuthorizerOptions {
   readonly serverUrl: string;
@@ -66,7 +51,7 @@ interface AuthRecord {
 /** One record per server URL, and per configured client, so a changed client ID never presents another's tokens. */
 export function secretKey(options: Pick<McpAuthorizerOptions, 'serverUrl' | 'clientId'>): string {
   const server = new URL(options.serverUrl).href;
-  return `peon.mcp.oauth/${server}${options.clientId === undefined ? '' : `#client=${options.clientId}`}`;
+  return `oauth:${server}${options.clientId === undefined ? '' : `#client=${options.clientId}`}`;
 }
 
 function parseRecord(text: string | undefined): AuthRecord {
@@ -89,25 +74,30 @@ const portOf = (url: string | undefined): number => {
   }
 };
 
-/** One authorization: its page, its code, and whether an operation has opened it (and will exchange the code). */
-interface Pending {
+/** One authorization the SDK prepared: its page, the verifier and client it was made with, its code. */
+interface Authorization {
   readonly url: string;
+  readonly verifier: string;
   /** The client the page was made for: two requests refused at once may each have registered one. */
   readonly clientId: string | undefined;
   readonly code: Promise<string>;
-  claimed: boolean;
-  /** Settles once the code is exchanged (or the authorization fails), for the operations that wait on someone else's. */
+  /** The code came back: what is left is exchanging it. */
+  arrived: boolean;
+  /** Settles once the code is exchanged for tokens (or the authorization fails), for the requests waiting on it. */
   readonly done: Deferred<void>;
 }
 
 export class PeonOAuthProvider implements OAuthClientProvider {
   readonly clientMetadataUrl: string | undefined;
-  private verifier: string | undefined;
+  /** The PKCE verifiers the SDK made, by their challenge: each authorization gets its own, whatever ran in between. */
+  private readonly verifiers = new Map<string, string>();
   private writes: Promise<void> = Promise.resolve();
-  /** Clients this process registered, by ID: a code is exchanged by the client its authorization was started for. */
+  /** Clients this process registered, by ID: a code is exchanged by the client its authorization was made for. */
   private readonly registered = new Map<string, OAuthClientInformationMixed>();
-  /** The authorization prepared, or out in the browser: one at a time, whatever asked for it. */
-  pending: Pending | undefined;
+  /** Prepared after a refusal and not opened yet: a newer one replaces it (it may ask for more scope). */
+  prepared: Authorization | undefined;
+  /** Opened in the browser, its code awaited or being exchanged: one at a time. */
+  open: Authorization | undefined;
 
   constructor(
     private readonly options: McpAuthorizerOptions,
@@ -139,12 +129,12 @@ export class PeonOAuthProvider implements OAuthClientProvider {
 
   clientInformation(): OAuthClientInformationMixed | undefined {
     if (this.options.clientId !== undefined) return { client_id: this.options.clientId, ...(this.options.clientSecret !== undefined ? { client_secret: this.options.clientSecret } : {}) };
-    return this.startedFor() ?? this.record.client;
+    return this.openedFor() ?? this.record.client;
   }
 
-  /** The client of the authorization whose code is being exchanged. */
-  private startedFor(): OAuthClientInformationMixed | undefined {
-    return this.pending?.claimed && this.pending.clientId !== undefined ? this.registered.get(this.pending.clientId) : undefined;
+  /** The client of the authorization in the browser. */
+  private openedFor(): OAuthClientInformationMixed | undefined {
+    return this.open?.clientId !== undefined ? this.registered.get(this.open.clientId) : undefined;
   }
 
   async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
@@ -159,36 +149,73 @@ export class PeonOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
+    const exchanged = this.open?.arrived ? this.open : undefined;
     // Kept with the client they were issued to, which refreshes them.
-    const client = this.startedFor();
+    const client = exchanged ? this.openedFor() : undefined;
     await this.save({ ...this.record, tokens, ...(client ? { client } : {}) });
-  }
-
-  redirectToAuthorization(authorizationUrl: URL): void {
-    // Another request already sent the person to the browser: its code will serve this one too.
-    if (this.pending?.claimed) return;
-    // Not opened yet: the newer page replaces it (it may ask for more scope).
-    const state = authorizationUrl.searchParams.get('state');
-    if (!state) throw new Error('The authorization URL carries no state.');
-    this.pending = { url: authorizationUrl.href, clientId: authorizationUrl.searchParams.get('client_id') ?? undefined, code: this.receiver.expect(state), claimed: false, done: deferred<void>() };
-    this.pending.done.promise.catch(() => undefined);
+    if (exchanged) {
+      if (this.open === exchanged) this.open = undefined;
+      exchanged.done.resolve();
+    }
   }
 
   saveCodeVerifier(codeVerifier: string): void {
-    // The verifier of the authorization in the browser stays: a second request's must not replace it.
-    if (!this.pending?.claimed) this.verifier = codeVerifier;
+    // A handful at most: each is taken by the page made right after it.
+    if (this.verifiers.size >= 8) this.verifiers.clear();
+    this.verifiers.set(createHash('sha256').update(codeVerifier).digest('base64url'), codeVerifier);
+  }
+
+  redirectToAuthorization(authorizationUrl: URL): void {
+    // The person is in the browser already: that authorization's tokens will serve this request too.
+    if (this.open && !this.open.arrived) return;
+    const state = authorizationUrl.searchParams.get('state');
+    const challenge = authorizationUrl.searchParams.get('code_challenge') ?? '';
+    const verifier = this.verifiers.get(challenge);
+    if (!state || verifier === undefined) throw new Error('The authorization URL carries no state, or no code challenge of a verifier made for it.');
+    this.verifiers.delete(challenge);
+    const done = deferred<void>();
+    done.promise.catch(() => undefined);
+    this.prepared = { url: authorizationUrl.href, verifier, clientId: authorizationUrl.searchParams.get('client_id') ?? undefined, code: this.receiver.expect(state), arrived: false, done };
   }
 
   codeVerifier(): string {
-    if (this.verifier === undefined) throw new Error('No authorization was started, so there is no code verifier.');
-    return this.verifier;
+    if (!this.open) throw new Error('No authorization was opened, so there is no code verifier.');
+    return this.open.verifier;
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    if (scope === 'verifier' || scope === 'all') this.verifier = undefined;
+    // A verifier lives with its authorization; discovery is never kept.
     if (scope === 'verifier' || scope === 'discovery') return;
     const { client, tokens, ...rest } = this.record;
     await this.save(scope === 'all' ? rest : scope === 'client' ? { ...rest, tokens } : { ...rest, client });
+  }
+
+  /** Opens the prepared authorization's page; its code, for the one request that exchanges it. */
+  async openPrepared(server: string, signal: AbortSignal): Promise<string> {
+    const authorization = this.prepared;
+    if (!authorization) throw new Error('No authorization is in progress.');
+    this.prepared = undefined;
+    this.open = authorization;
+    const limit = deadline(signal, AUTHORIZATION_TIMEOUT_MS);
+    try {
+      await this.options.openUrl(authorization.url);
+      const code = await untilAborted(authorization.code, limit.signal);
+      authorization.arrived = true;
+      return code;
+    } catch (error) {
+      const timedOut = limit.signal.aborted && !signal.aborted;
+      const why = timedOut ? new Error(`Authorizing ${server} was not finished in the browser within ${AUTHORIZATION_TIMEOUT_MS / 60_000} minutes.`) : error;
+      this.receiver.cancel(why);
+      this.failed(authorization, why);
+      throw why;
+    } finally {
+      limit.clear();
+    }
+  }
+
+  failed(authorization: Authorization, why: unknown): void {
+    if (this.open === authorization) this.open = undefined;
+    authorization.done.reject(why);
   }
 
   /** Writes in the order they were made: a slow first write cannot land over a later one. */
@@ -201,29 +228,8 @@ export class PeonOAuthProvider implements OAuthClientProvider {
   }
 }
 
-/** Opens the prepared authorization's page; its code, for the one operation that will exchange it. */
-async function claimCode(provider: PeonOAuthProvider, receiver: RedirectReceiver, options: McpAuthorizerOptions, server: string, signal: AbortSignal): Promise<string> {
-  const pending = provider.pending;
-  if (!pending) throw new Error('No authorization is in progress.');
-  pending.claimed = true;
-  const limit = deadline(signal, AUTHORIZATION_TIMEOUT_MS);
-  try {
-    await options.openUrl(pending.url);
-    return await untilAborted(pending.code, limit.signal);
-  } catch (error) {
-    const timedOut = limit.signal.aborted && !signal.aborted;
-    const why = timedOut ? new Error(`Authorizing ${server} was not finished in the browser within ${AUTHORIZATION_TIMEOUT_MS / 60_000} minutes.`) : error;
-    receiver.cancel(why);
-    pending.done.reject(why);
-    provider.pending = undefined;
-    throw why;
-  } finally {
-    limit.clear();
-  }
-}
-
-/** The receiver and the provider of each authorizer, for the dance below. */
-const parts = new WeakMap<McpAuthorizer, { provider: PeonOAuthProvider; receiver: RedirectReceiver; server: string }>();
+/** The provider of each authorizer, for requestWithAuth. */
+const providers = new WeakMap<McpAuthorizer, PeonOAuthProvider>();
 
 export async function mcpAuthorizer(options: McpAuthorizerOptions): Promise<McpAuthorizer> {
   const record = parseRecord(await options.store.get(secretKey(options)));
@@ -241,76 +247,59 @@ export async function mcpAuthorizer(options: McpAuthorizerOptions): Promise<McpA
   const server = new URL(options.serverUrl).host;
   const authorizer: McpAuthorizer = {
     provider,
-    waitForCode: (signal) => claimCode(provider, receiver, options, server, signal),
+    waitForCode: (signal) => provider.openPrepared(server, signal),
     close: () => receiver.close(),
   };
-  parts.set(authorizer, { provider, receiver, server });
+  providers.set(authorizer, provider);
   return authorizer;
 }
 
+/** What finishes an authorization: the transport the server refused (it knows the resource metadata URL and the scope asked for). */
+export interface Finisher {
+  finishAuth(code: string): Promise<void>;
+}
+
 /**
- * After an UnauthorizedError: the authorization the browser is out on is finished on
- * `transport` (the one whose 401 or 403 started it: it knows the resource metadata URL and
- * the scope asked for), or, when another operation is already finishing it, awaited.
+ * After an UnauthorizedError: the authorization the SDK prepared is opened and its code
+ * exchanged on `transport`; when another request's authorization is already out, this
+ * one waits for its tokens instead of sending the person to the browser again.
  */
-async function authorize(transport: StreamableHTTPClientTransport, authorizer: McpAuthorizer, signal: AbortSignal): Promise<void> {
-  const own = parts.get(authorizer);
-  const pending = own?.provider.pending;
-  // Finished by another operation meanwhile: its tokens are in place, so just run again.
-  if (!own || !pending) return;
-  if (pending.claimed) {
-    // Someone else's authorization failing is theirs to report: this operation tries again.
-    await untilAborted(pending.done.promise, signal).catch((error: unknown) => {
+async function authorize(transport: Finisher, authorizer: McpAuthorizer, signal: AbortSignal): Promise<void> {
+  const provider = providers.get(authorizer);
+  const open = provider?.open;
+  if (open) {
+    // Someone else's authorization failing is theirs to report: this request tries again.
+    await untilAborted(open.done.promise, signal).catch((error: unknown) => {
       if (signal.aborted) throw error;
     });
     return;
   }
+  // Authorized meanwhile (another request's tokens are in place): just run again.
+  if (provider && !provider.prepared) return;
   const code = await authorizer.waitForCode(signal);
+  const opened = provider?.open;
   try {
     await untilAborted(transport.finishAuth(code), signal);
-    pending.done.resolve();
   } catch (error) {
-    pending.done.reject(error);
+    if (opened) provider?.failed(opened, error);
     throw error;
-  } finally {
-    own.provider.pending = undefined;
   }
 }
 
 /**
- * Connects `client` over a transport `makeTransport` builds with `authorizer.provider` as
- * its authProvider; when the server wants authorization first, the person gives it in the
- * browser and the client connects again over a new transport (a failed connect closes
- * its transport). Returns the transport connected.
+ * Runs one request of a connected client (`tools/list`, `tools/call`): a server may want
+ * authorization only for some requests, or more scope for some (step-up: 403
+ * insufficient_scope), so any request may send the person to authorize, and it then
+ * runs again on the same connection. The time in the browser is not the request's: it
+ * failed at once, and the retry gets its own timeout.
  */
-export async function connectWithAuth(makeTransport: () => StreamableHTTPClientTransport, client: Client, authorizer: McpAuthorizer, signal: AbortSignal): Promise<StreamableHTTPClientTransport> {
-  for (let round = 0; ; round++) {
-    const transport = makeTransport();
-    try {
-      await client.connect(transport, { signal });
-      return transport;
-    } catch (error) {
-      await client.close();
-      if (!(error instanceof UnauthorizedError) || round >= MAX_AUTHORIZATIONS) throw error;
-      await authorize(transport, authorizer, signal);
-    }
-  }
-}
-
-/**
- * Runs one request of a connected client (`client.listTools()`, `client.callTool(…)`):
- * a server may want authorization only for some requests, or more scope for some (step-up:
- * 403 insufficient_scope), so any request may send the person to authorize, and then it
- * runs again on the same connection. The time in the browser is not the request's: the
- * request failed at once, and the retry gets a fresh timeout.
- */
-export async function requestWithAuth<T>(client: Client, authorizer: McpAuthorizer, signal: AbortSignal, request: () => Promise<T>): Promise<T> {
+export async function requestWithAuth<T>(transport: Finisher, authorizer: McpAuthorizer, signal: AbortSignal, request: () => Promise<T>): Promise<T> {
   for (let round = 0; ; round++) {
     try {
       return await request();
     } catch (error) {
       if (!(error instanceof UnauthorizedError) || round >= MAX_AUTHORIZATIONS) throw error;
-      await authorize(client.transport as StreamableHTTPClientTransport, authorizer, signal);
+      await authorize(transport, authorizer, signal);
     }
   }
 }

@@ -7,17 +7,16 @@
 // discovery, scopes and client authentication through the CLI.
 import http from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { connectWithAuth, MAX_AUTHORIZATIONS, mcpAuthorizer, requestWithAuth, secretKey, type McpAuthorizer, type McpSecretStore } from '../../../src/core/mcp/mcpAuth';
+import { MAX_AUTHORIZATIONS, mcpAuthorizer, secretKey } from '../../../src/core/mcp/mcpAuth';
+import { connectMcp, McpError, type McpAuthorizer, type McpConnection } from '../../../src/core/mcp/mcpClient';
+import type { McpSecretStore } from '../../../src/core/mcp/secretStore';
 import { deferred } from '../../../src/core/deferred';
 import { follow, oauthPeer, type OAuthPeer, type OAuthPeerOptions } from './oauthPeer';
 
 /** A secret store as a face keeps one, in memory. */
 function memoryStore(): McpSecretStore & { readonly values: Map<string, string> } {
   const values = new Map<string, string>();
-  return { values, get: async (k) => values.get(k), set: async (k, v) => void values.set(k, v), delete: async (k) => void values.delete(k) };
+  return { values, get: async (k: string) => values.get(k), set: async (k: string, v: string) => void values.set(k, v), delete: async (k: string) => void values.delete(k) };
 }
 
 const cleanups: (() => unknown)[] = [];
@@ -31,15 +30,18 @@ async function peer(options?: OAuthPeerOptions): Promise<OAuthPeer> {
   return p;
 }
 
+const never = new AbortController().signal;
+
 interface Session {
-  readonly client: Client;
   readonly authorizer: McpAuthorizer;
   readonly opened: string[];
-  connect(signal?: AbortSignal): Promise<StreamableHTTPClientTransport>;
-  whoami(signal?: AbortSignal): Promise<string>;
+  connect(signal?: AbortSignal): Promise<McpConnection>;
+  whoami(): Promise<string>;
+  /** Ends the session: its connection, and with it the authorizer. */
+  close(): Promise<void>;
 }
 
-/** A client of `server` whose browser follows every authorization page it is sent to (unless `browser` says otherwise). */
+/** A Peon connection to `server` (connectMcp, as McpServers makes one) whose browser follows every authorization page it is sent to, unless `browser` says otherwise. */
 async function session(server: OAuthPeer, store: McpSecretStore, extra: { clientId?: string; clientSecret?: string; browser?: (url: string) => void } = {}): Promise<Session> {
   const opened: string[] = [];
   const authorizer = await mcpAuthorizer({
@@ -53,21 +55,23 @@ async function session(server: OAuthPeer, store: McpSecretStore, extra: { client
       else void follow(url);
     },
   });
-  const client = new Client({ name: 'peon-test', version: '0' });
+  let connection: McpConnection | undefined;
   cleanups.push(async () => {
-    await client.close();
+    await connection?.close();
     authorizer.close();
   });
-  const signal = new AbortController().signal;
   return {
-    client,
     authorizer,
     opened,
-    connect: (s = signal) => connectWithAuth(() => new StreamableHTTPClientTransport(new URL(server.url), { authProvider: authorizer.provider }), client, authorizer, s),
-    async whoami(s = signal) {
-      const result = await requestWithAuth(client, authorizer, s, () => client.callTool({ name: 'whoami', arguments: {} }));
+    async connect(signal = never) {
+      connection = await connectMcp({ server: 'peer', transport: { kind: 'http', url: server.url, headers: {}, sse: false }, cwd: process.cwd(), hostEnv: {}, initTimeoutMs: 10_000, maxMessageBytes: 1 << 20, signal, roots: [], version: '0', authorizer: async () => authorizer });
+      return connection;
+    },
+    async whoami() {
+      const result = await connection!.callTool('whoami', {}, 10_000, never);
       return (result.content as { text: string }[])[0]!.text;
     },
+    close: async () => connection?.close(),
   };
 }
 
@@ -88,9 +92,8 @@ describe('a server that wants authorization', () => {
     expect(record.redirectUrl).toBe(first.authorizer.provider.redirectUrl);
     // What lives for one authorization only is never kept.
     expect(kept).not.toMatch(/verifier|state/i);
-    expect([...store.values.keys()]).toEqual([`peon.mcp.oauth/${server.url}`]);
-    await first.client.close();
-    first.authorizer.close();
+    expect([...store.values.keys()]).toEqual([`oauth:${server.url}`]);
+    await first.close();
 
     const second = await session(server, store);
     // The registered redirect URI again: an authorization server that checks it accepts the next authorization.
@@ -105,13 +108,15 @@ describe('a server that wants authorization', () => {
     // Initialize needs no token here: the refusals come to requests of a connected client.
     const server = await peer({ open: ['initialize', 'notifications/initialized'] });
     const s = await session(server, memoryStore());
-    await s.connect();
+    const connection = await s.connect();
     expect(s.opened).toEqual([]);
-    const [tools, who] = await Promise.all([requestWithAuth(s.client, s.authorizer, new AbortController().signal, () => s.client.listTools()), s.whoami()]);
-    expect(tools.tools.map((t) => t.name)).toEqual(['whoami']);
+    const [tools, who] = await Promise.all([connection.listTools(10_000, never), s.whoami()]);
+    expect(tools.map((t) => t.name)).toEqual(['whoami']);
     expect(who).not.toBe('nobody');
     expect(s.opened).toHaveLength(1);
     expect(server.authorizations()).toBe(1);
+    // Each was refused once: the second waited for the first's tokens, it did not ask again.
+    expect(server.refusals()).toBe(2);
   });
 
   test('an expired access token is refreshed without the browser, and the new one kept', async () => {
@@ -131,12 +136,12 @@ describe('a server that wants authorization', () => {
   test(`a server that refuses every token gets ${MAX_AUTHORIZATIONS} visits to the browser, then the refusal is the answer`, async () => {
     const server = await peer({ refuseAll: true, noRefreshTokens: true });
     const s = await session(server, memoryStore());
-    await expect(s.connect()).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(s.connect()).rejects.toBeInstanceOf(McpError);
     expect(server.authorizations()).toBe(MAX_AUTHORIZATIONS);
     expect(s.opened).toHaveLength(MAX_AUTHORIZATIONS);
   });
 
-  test('stopping while the person is in the browser ends the wait at once; the late redirect is turned away', async () => {
+  test('stopping while the person is in the browser ends the wait at once; nobody takes the late redirect', async () => {
     const server = await peer();
     const page = deferred<string>();
     const s = await session(server, memoryStore(), { browser: (url) => page.resolve(url) });
@@ -145,7 +150,8 @@ describe('a server that wants authorization', () => {
     const url = await page.promise;
     stop.abort(new Error('Stopped by the person'));
     await expect(connecting).rejects.toThrow('Stopped by the person');
-    expect(await follow(url)).toBe(400);
+    // The connection gave up, so its receiver is closed.
+    await expect(follow(url)).rejects.toThrow();
   });
 
   test('a pre-registered client: its ID is used, its secret never written down', async () => {
@@ -168,8 +174,7 @@ describe('a server that wants authorization', () => {
     await first.connect();
     const firstId = await first.whoami();
     const port = Number(new URL(first.authorizer.provider.redirectUrl as string).port);
-    await first.client.close();
-    first.authorizer.close();
+    await first.close();
     // Somebody else's server on that port now.
     const squatter = http.createServer((_req, res) => res.end());
     await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -77,7 +77,7 @@ class MemoryProvider implements OAuthServerProvider {
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string): Promise<OAuthTokens> {
     const grant = this.refresh.get(refreshToken);
-    if (!grant || grant.clientId !== client.client_id) throw new Error('unknown refresh token');
+    if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError('unknown refresh token');
     this.refreshes++;
     return this.issue(client.client_id, grant.scopes, refreshToken);
   }
@@ -106,6 +106,8 @@ export interface OAuthPeer {
   readonly provider: MemoryProvider;
   /** Visits to the authorize endpoint: how often a person was sent to the browser. */
   authorizations(): number;
+  /** MCP requests answered 401. */
+  refusals(): number;
   close(): Promise<void>;
 }
 
@@ -124,6 +126,7 @@ export async function oauthPeer(options: OAuthPeerOptions = {}): Promise<OAuthPe
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider = new MemoryProvider(!options.noRefreshTokens);
   let authorizations = 0;
+  let refusals = 0;
   const app = express();
   app.use('/authorize', (_req, _res, next) => {
     authorizations++;
@@ -142,6 +145,7 @@ export async function oauthPeer(options: OAuthPeerOptions = {}): Promise<OAuthPe
   });
   const open = new Set(options.open ?? []);
   app.post('/mcp', express.json(), (req, res, next) => {
+    res.on('finish', () => void (res.statusCode === 401 && refusals++));
     const serve = async (): Promise<void> => {
       const mcp = new McpServer({ name: 'oauth-peer', version: '1.0.0' });
       mcp.registerTool('whoami', { description: 'The client the token was issued to' }, (extra) => ({ content: [{ type: 'text', text: extra.authInfo?.clientId ?? 'nobody' }] }));
@@ -159,6 +163,7 @@ export async function oauthPeer(options: OAuthPeerOptions = {}): Promise<OAuthPe
     url: `${base}/mcp`,
     provider,
     authorizations: () => authorizations,
+    refusals: () => refusals,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
