@@ -2,9 +2,14 @@
 // CLI's hooks. Approvals and fingerprints in <state>/mcp-trust.json, secrets in
 // <state>/mcp-secrets.json (both 0600). A project server starts only under
 // `--approve all` or with an approval already recorded; a changed tool returns only
-// under `--approve all`. What waits or failed is said on stderr, never a crash.
+// under `--approve all`. A server's elicitation takes its schema's defaults under
+// `--approve all`, is asked on the terminal otherwise, and is declined without one; an
+// OAuth page opens in $BROWSER (openUrl.ts). What waits or failed is said on stderr,
+// never a crash.
 import os from 'node:os';
 import path from 'node:path';
+import { askElicitation, elicitationDefaults } from '../core/mcp/elicitation';
+import { mcpAuthorizer } from '../core/mcp/mcpAuth';
 import { McpServers, type McpHooks } from '../core/mcp/mcpServers';
 import { McpTrust } from '../core/mcp/mcpTrust';
 import type { McpSecretStore } from '../core/mcp/secretStore';
@@ -12,6 +17,7 @@ import type { Approver } from '../core/permissions/approvals';
 import type { SettingValues } from '../core/settings';
 import type { QuestionAsker } from '../core/tools/contract';
 import { version } from '../../package.json';
+import { cliOpenUrl } from './openUrl';
 import { readPrivateJson, writePrivateJson } from './privateJson';
 
 /** A JSON object of strings in a private file, as a secret store. */
@@ -47,8 +53,21 @@ function inputAsker(ask: QuestionAsker | undefined): McpHooks['askInput'] {
   };
 }
 
-export function cliMcpServers(options: { readonly state: string; readonly root: string; readonly settings: SettingValues; readonly approve: Approver; readonly ask?: QuestionAsker }): McpServers {
+export interface CliMcpOptions {
+  readonly state: string;
+  readonly root: string;
+  readonly settings: SettingValues;
+  readonly approve: Approver;
+  /** `--approve all`: a server's elicitation is accepted with its schema's defaults, never asked. */
+  readonly approveAll: boolean;
+  /** The terminal, when there is one to ask on. */
+  readonly ask?: QuestionAsker;
+}
+
+export function cliMcpServers(options: CliMcpOptions): McpServers {
   const trustFile = path.join(options.state, 'mcp-trust.json');
+  const secrets = fileSecrets(path.join(options.state, 'mcp-secrets.json'));
+  const ask = options.ask;
   return new McpServers({
     settings: options.settings,
     folders: [options.root],
@@ -57,7 +76,21 @@ export function cliMcpServers(options: { readonly state: string; readonly root: 
     hostEnv: process.env,
     home: os.homedir(),
     version,
-    hooks: { agent: 'cli', approve: options.approve, secrets: fileSecrets(path.join(options.state, 'mcp-secrets.json')), askInput: inputAsker(options.ask) },
+    hooks: {
+      agent: 'cli',
+      approve: options.approve,
+      secrets,
+      askInput: inputAsker(ask),
+      // Nobody to ask (a pipe, no --approve all): declined.
+      elicit: async (server, params, signal) => {
+        if (options.approveAll) return elicitationDefaults(params);
+        if (!ask) return { action: 'decline' };
+        const answer = await askElicitation(server, params, ask, signal);
+        if (answer.problem) process.stderr.write(`peon: MCP server "${server}" was answered ${answer.result.action}: ${answer.problem}\n`);
+        return answer.result;
+      },
+      authorizer: (server, transport) => mcpAuthorizer({ serverUrl: transport.url, store: secrets, openUrl: cliOpenUrl(server.name), ...transport.oauth }),
+    },
   });
 }
 

@@ -63,7 +63,7 @@ export function openToolHost(options: ToolHostOptions): ToolHost {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
   const ask = terminalAsker(options.batch ?? false);
   const run = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-  const servers = cliMcpServers({ state: stateDir(), root: dir, settings: settings.values, approve, ...(ask ? { ask } : {}) });
+  const servers = cliMcpServers({ state: stateDir(), root: dir, settings: settings.values, approve, approveAll: options.approve === 'all', ...(ask ? { ask } : {}) });
   const mcp = servers.configured || servers.problems.length > 0 ? servers : undefined;
   const conversation = openConversation({
     agent: 'cli',

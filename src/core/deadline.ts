@@ -23,3 +23,13 @@ export function deadline(parent: AbortSignal, ms: number): Deadline {
     },
   };
 }
+
+/** A promise that rejects with the signal's reason as soon as it is aborted (for work that cannot be cancelled itself). */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -13,6 +13,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema, ElicitRequestSchema, ListRootsRequestSchema, ListToolsResultSchema, ToolListChangedNotificationSchema, type ElicitRequest, type ElicitResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
+import { requestWithAuth } from './mcpAuth';
 import type { McpTransport } from './mcpConfig';
 import { StdioTransport } from './stdioTransport';
 
@@ -66,6 +67,8 @@ export class McpError extends Error {
 export class McpConnection {
   private closing = false;
   private changeTimer: NodeJS.Timeout | undefined;
+  /** An HTTP server's OAuth, kept for the connection's life: any request may need authorization (step-up). */
+  private authorizer: McpAuthorizer | undefined;
 
   constructor(
     private readonly client: Client,
@@ -82,6 +85,12 @@ export class McpConnection {
       clearTimeout(this.changeTimer);
       this.changeTimer = setTimeout(() => options.onToolsChanged?.(), LIST_CHANGED_DEBOUNCE_MS);
     });
+  }
+
+  /** Once connected: the connection's requests may authorize, and its close closes the authorizer. */
+  keepAuthorizer(authorizer: McpAuthorizer | undefined): this {
+    this.authorizer = authorizer;
+    return this;
   }
 
   get serverInfo(): { name?: string; version?: string } | undefined {
@@ -134,6 +143,8 @@ export class McpConnection {
     if (signal.aborted) abort();
     else signal.addEventListener('abort', abort, { once: true });
     try {
+      const http = this.transport instanceof StreamableHTTPClientTransport || this.transport instanceof SSEClientTransport ? this.transport : undefined;
+      if (this.authorizer && http) return await requestWithAuth(http, this.authorizer, own.signal, () => send(own.signal));
       return await send(own.signal);
     } catch (error) {
       throw this.explain(error, what, signal);
@@ -162,6 +173,7 @@ export class McpConnection {
     clearTimeout(this.changeTimer);
     await this.client.close().catch(() => undefined);
     await this.transport.close().catch(() => undefined);
+    this.authorizer?.close();
   }
 }
 
@@ -192,7 +204,7 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
     for (let round = 0; ; round++) {
       const streamable = new StreamableHTTPClientTransport(url, { requestInit, ...(authorizer ? { authProvider: authorizer.provider } : {}) });
       try {
-        return await initialize(options, streamable);
+        return (await initialize(options, streamable)).keepAuthorizer(authorizer);
       } catch (error) {
         const cause = (error as { cause?: unknown }).cause ?? error;
         if (cause instanceof UnauthorizedError && authorizer && round < AUTH_ROUNDS) {
@@ -203,10 +215,12 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
         if (status === undefined || status < 400 || status >= 500 || status === 401 || status === 403) throw error;
       }
       // An older server: the HTTP+SSE transport of the 2024-11-05 spec.
-      return await initialize(options, new SSEClientTransport(url, { requestInit, ...(authorizer ? { authProvider: authorizer.provider } : {}) }));
+      return (await initialize(options, new SSEClientTransport(url, { requestInit, ...(authorizer ? { authProvider: authorizer.provider } : {}) }))).keepAuthorizer(authorizer);
     }
-  } finally {
+  } catch (error) {
+    // Connected, the connection closes it; not connected, nothing will ask for a code.
     authorizer?.close();
+    throw error;
   }
 }
 

@@ -20,7 +20,19 @@ export type VariableStyle = 'vscode' | 'claude';
 export type McpTransport =
   | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly envFile?: string; readonly cwd?: string }
   /** Streamable HTTP; `sse`: the config asked for the older SSE transport (tried after streamable HTTP fails). */
-  | { readonly kind: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly sse: boolean };
+  | { readonly kind: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly sse: boolean; readonly oauth?: McpOAuth };
+
+/**
+ * How Peon presents itself to the server's authorization server (mcp.json `oauth`): a
+ * client registered there beforehand, or the URL of a client ID metadata document; absent,
+ * Peon registers itself dynamically. `scope`: asked for when the server names none.
+ */
+export interface McpOAuth {
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  readonly clientMetadataUrl?: string;
+  readonly scope?: string;
+}
 
 export interface McpInput {
   readonly id: string;
@@ -67,6 +79,22 @@ function stringMap(value: unknown, what: string): Record<string, string> | strin
   return out;
 }
 
+function oauthOf(value: unknown): McpOAuth | undefined | string {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) return '`oauth` must be an object';
+  const out: Record<string, string> = {};
+  for (const key of ['clientId', 'clientSecret', 'clientMetadataUrl', 'scope'] as const) {
+    const v = value[key];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' || v.trim() === '') return `\`oauth.${key}\` must be a non-empty string`;
+    out[key] = v;
+  }
+  if (out.clientSecret !== undefined && out.clientId === undefined) return '`oauth.clientSecret` needs the `oauth.clientId` it belongs to';
+  // A client ID is a URL (https, with a path) the authorization server fetches the document from.
+  if (out.clientMetadataUrl !== undefined && !/^https:\/\/[^/]+\/./.test(out.clientMetadataUrl)) return '`oauth.clientMetadataUrl` must be an https URL with a path';
+  return out;
+}
+
 /** One server entry as configured, or why it cannot be used. */
 function serverOf(name: string, raw: unknown, source: McpSource, variables: VariableStyle, declared: readonly McpInput[]): McpServerConfig | string {
   if (name.trim() === '') return 'a server needs a name';
@@ -88,7 +116,9 @@ function serverOf(name: string, raw: unknown, source: McpSource, variables: Vari
     if (!hasUrl || (raw.url as string).trim() === '') return 'an http server needs a `url`';
     const headers = stringMap(raw.headers, 'headers');
     if (typeof headers === 'string') return headers;
-    transport = { kind, url: raw.url as string, headers, sse: type === 'sse' };
+    const oauth = oauthOf(raw.oauth);
+    if (typeof oauth === 'string') return oauth;
+    transport = { kind, url: raw.url as string, headers, sse: type === 'sse', ...(oauth ? { oauth } : {}) };
   }
   const text = JSON.stringify(transport);
   const used = [...text.matchAll(/\$\{input:([^}]+)\}/g)].map((m) => m[1]!);

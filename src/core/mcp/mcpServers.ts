@@ -14,7 +14,7 @@ import { BUILTIN_TOOLS } from '../tools/builtins';
 import type { AnyTool, ApprovalSummary, ToolContext, ToolResult } from '../tools/contract';
 import { readBounded } from '../workspace/safeRead';
 import { ToolError } from '../tools/toolError';
-import { mcpConfig, type McpConfigProblem, type McpInput, type McpServerConfig } from './mcpConfig';
+import { mcpConfig, type McpConfigProblem, type McpInput, type McpServerConfig, type McpTransport } from './mcpConfig';
 import { McpError, type McpAuthorizer } from './mcpClient';
 import { assignToolNames } from './mcpNames';
 import { mapCallResult } from './mcpResult';
@@ -37,7 +37,8 @@ export interface McpHooks {
   readonly askInput?: (server: string, input: McpInput, signal: AbortSignal) => Promise<string | undefined>;
   readonly secrets: McpSecretStore;
   readonly elicit?: (server: string, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
-  readonly authorizer?: (server: McpServerConfig, url: string) => Promise<McpAuthorizer>;
+  /** An HTTP server's OAuth (mcpAuth.ts), from its configuration with the variables filled in (its `oauth` client). */
+  readonly authorizer?: (server: McpServerConfig, transport: Extract<McpTransport, { kind: 'http' }>) => Promise<McpAuthorizer>;
   /** A server's state or the tool set changed. */
   readonly onChange?: () => void;
   /** Servers turned off for this workspace (the panel's toggle): never started. */
@@ -191,7 +192,7 @@ export class McpServers {
         roots: this.options.folders,
         version: this.options.version,
         ...(hooks.elicit ? { elicit: (params, s) => hooks.elicit!(config.name, params, s) } : {}),
-        ...(hooks.authorizer && transport.kind === 'http' ? { authorizer: () => hooks.authorizer!(config, transport.url) } : {}),
+        ...(hooks.authorizer && transport.kind === 'http' ? { authorizer: () => hooks.authorizer!(config, transport) } : {}),
       },
     };
   }

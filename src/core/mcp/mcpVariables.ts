@@ -52,7 +52,7 @@ export function expandServer(server: McpServerConfig, ctx: VariableContext): Exp
   const transport: McpTransport =
     t.kind === 'stdio'
       ? { kind: t.kind, command: fill(t.command), args: t.args.map(fill), env: map(t.env), ...(t.envFile !== undefined ? { envFile: fill(t.envFile) } : {}), ...(t.cwd !== undefined ? { cwd: fill(t.cwd) } : {}) }
-      : { kind: t.kind, url: fill(t.url), headers: map(t.headers), sse: t.sse };
+      : { kind: t.kind, url: fill(t.url), headers: map(t.headers), sse: t.sse, ...(t.oauth ? { oauth: map(t.oauth as Readonly<Record<string, string>>) } : {}) };
   if (missingInputs.size > 0 || problems.size > 0) return { ok: false, missingInputs: [...missingInputs], problems: [...problems] };
   return { ok: true, transport };
 }

@@ -1,9 +1,9 @@
 // What approving a project's MCP server binds to (DESIGN.md §4, SECURITY.md: Cursor's
 // "MCPoison" ran a swapped command under an approval given by name): a hash of the
 // configuration as written — command, args, env, envFile path and the file's content,
-// cwd, URL and headers — so that any change asks again. Keys are sorted, so the order a
-// file lists them in does not matter; values keep their variables (an `${input:…}`
-// answer is not part of the configuration).
+// cwd, URL, headers and OAuth client — so that any change asks again. Keys are sorted,
+// so the order a file lists them in does not matter; values keep their variables (an
+// `${input:…}` answer is not part of the configuration).
 import { createHash } from 'node:crypto';
 import type { McpServerConfig } from './mcpConfig';
 
@@ -15,6 +15,6 @@ export function approvalHash(server: McpServerConfig, envFileContent?: Uint8Arra
   const bound =
     t.kind === 'stdio'
       ? { kind: t.kind, command: t.command, args: t.args, env: sorted(t.env), envFile: t.envFile ?? null, envFileSha256: envFileContent ? createHash('sha256').update(envFileContent).digest('hex') : null, cwd: t.cwd ?? null }
-      : { kind: t.kind, url: t.url, headers: sorted(t.headers), sse: t.sse };
+      : { kind: t.kind, url: t.url, headers: sorted(t.headers), sse: t.sse, ...(t.oauth ? { oauth: sorted(t.oauth as Readonly<Record<string, string>>) } : {}) };
   return createHash('sha256').update(JSON.stringify({ name: server.name, source: server.source, ...bound })).digest('hex');
 }

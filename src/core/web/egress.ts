@@ -4,6 +4,7 @@
 // rebinding) between the check and the connection. Every redirect hop comes back here.
 import dns from 'node:dns';
 import os from 'node:os';
+import { untilAborted } from '../deadline';
 import { ToolError } from '../tools/toolError';
 import { classifyAddress, describeClass, parseIpLiteral } from './ipAddress';
 import { isAllowedHost, reservedName } from './hostPolicy';
@@ -101,12 +102,3 @@ export async function destinationOf(url: URL, policy: EgressPolicy, signal: Abor
   return { ...addresses[0]!, exempt, others: addresses.slice(1) };
 }
 
-/** A promise that rejects with the signal's reason as soon as it is aborted (a system lookup cannot be cancelled itself). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}

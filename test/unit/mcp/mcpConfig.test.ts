@@ -101,3 +101,30 @@ test('the approval hash changes with anything that runs — command, args, env, 
   expect(http({ url: 'https://a.example/mcp', headers: { X: '1' } })).not.toBe(http({ url: 'https://b.example/mcp', headers: { X: '1' } }));
   expect(http({ url: 'https://a.example/mcp', headers: { X: '1' } })).not.toBe(http({ url: 'https://a.example/mcp', headers: { X: '2' } }));
 });
+
+test("an http server's `oauth`: a pre-registered client or a metadata document URL, variables filled, bound by the approval", () => {
+  const config = parseUserMcp({
+    pre: { type: 'http', url: 'https://mcp.example/mcp', oauth: { clientId: 'peon-app', clientSecret: '${input:secret}', scope: 'read write' } },
+    cimd: { type: 'http', url: 'https://mcp.example/mcp', oauth: { clientMetadataUrl: 'https://peon.example/oauth/client.json' } },
+    orphan: { type: 'http', url: 'https://mcp.example/mcp', oauth: { clientSecret: 's' } },
+    plain: { type: 'http', url: 'https://mcp.example/mcp', oauth: { clientMetadataUrl: 'http://peon.example/client.json' } },
+    empty: { type: 'http', url: 'https://mcp.example/mcp', oauth: { clientId: '' } },
+    wrong: { type: 'http', url: 'https://mcp.example/mcp', oauth: 'yes' },
+  });
+  expect(config.servers.map((s) => [s.name, s.transport.kind === 'http' ? s.transport.oauth : undefined, s.inputs.map((i) => i.id)])).toEqual([
+    ['pre', { clientId: 'peon-app', clientSecret: '${input:secret}', scope: 'read write' }, ['secret']],
+    ['cimd', { clientMetadataUrl: 'https://peon.example/oauth/client.json' }, []],
+  ]);
+  expect(config.problems.map((p) => `${p.server}: ${p.reason}`)).toEqual([
+    'orphan: `oauth.clientSecret` needs the `oauth.clientId` it belongs to',
+    'plain: `oauth.clientMetadataUrl` must be an https URL with a path',
+    'empty: `oauth.clientId` must be a non-empty string',
+    'wrong: `oauth` must be an object',
+  ]);
+  const filled = expandServer(config.servers[0]!, { home: '/home/u', env: {}, input: (id) => (id === 'secret' ? 's3cret' : undefined) });
+  expect(filled).toEqual({ ok: true, transport: { kind: 'http', url: 'https://mcp.example/mcp', headers: {}, sse: false, oauth: { clientId: 'peon-app', clientSecret: 's3cret', scope: 'read write' } } });
+  const hash = (oauth?: unknown) => approvalHash(parseUserMcp({ s: { type: 'http', url: 'https://mcp.example/mcp', ...(oauth ? { oauth } : {}) } }).servers[0]!);
+  expect(hash({ clientId: 'a' })).not.toBe(hash({ clientId: 'b' }));
+  expect(hash({ clientId: 'a' })).not.toBe(hash());
+  expect(hash({ clientId: 'a', scope: 'x' })).toBe(hash({ scope: 'x', clientId: 'a' }));
+});
