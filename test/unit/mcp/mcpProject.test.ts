@@ -90,7 +90,7 @@ test('an approved server whose command, args or envFile content changes asks aga
   }
 });
 
-test('an untrusted workspace starts no project server, and asks nothing; the person\'s own servers still start', async () => {
+test('an untrusted workspace starts no MCP server, and asks nothing: not a project\'s, nor the person\'s own (whose folder would be the untrusted one)', async () => {
   const root = tempDir('peon-mcp-proj-');
   const marker = path.join(root, 'started');
   project(root, { ...fault('grandchild'), env: { FAULT_PID_FILE: marker } });
@@ -99,7 +99,8 @@ test('an untrusted workspace starts no project server, and asks nothing; the per
   await k.servers.ready(never);
   expect(stateOf(k.servers, 'proj')).toMatchObject({ state: 'untrusted' });
   expect(stateOf(k.servers, 'other')).toMatchObject({ state: 'untrusted' });
-  expect(stateOf(k.servers, 'mine')).toMatchObject({ state: 'ready' });
+  expect(stateOf(k.servers, 'mine')).toMatchObject({ state: 'untrusted' });
+  expect(k.servers.pids()).toEqual([]);
   expect(k.approvals).toEqual([]);
   expect(fs.existsSync(marker)).toBe(false);
 });
