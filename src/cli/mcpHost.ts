@@ -19,6 +19,7 @@ import type { QuestionAsker } from '../core/tools/contract';
 import { version } from '../../package.json';
 import { cliOpenUrl } from './openUrl';
 import { readPrivateJson, writePrivateJson } from './privateJson';
+import { shownOnTerminal } from './terminalQuestions';
 
 /** A JSON object of strings in a private file, as a secret store. */
 export function fileSecrets(file: string): McpSecretStore {
@@ -104,5 +105,6 @@ export function mcpWarnings(servers: McpServers): string[] {
     else if (s.state === 'failed') lines.push(`MCP server "${s.name}" from ${where} did not start: ${s.detail ?? 'unknown reason'}${s.stderr && !(s.detail ?? '').includes(s.stderr) ? `\n${s.stderr}` : ''}`);
     if (s.withheld.length > 0) lines.push(`MCP server "${s.name}": ${s.withheld.join(', ')} changed since approved and ${s.withheld.length === 1 ? 'is' : 'are'} withheld; run with --approve all to approve the change.`);
   }
-  return lines;
+  // Names, commands and stderr come from a repository's files and a server's output: no escape sequence reaches the terminal.
+  return lines.map(shownOnTerminal);
 }

@@ -2,6 +2,7 @@ import { registryFor } from '../../core/conversation/agentTypes';
 import type { AnyTool } from '../../core/tools/contract';
 import { parseArgs } from '../args';
 import type { CliIo } from '../io';
+import { shownOnTerminal } from '../terminalQuestions';
 import { openToolHost } from '../toolHost';
 
 export const toolsCommand = {
@@ -27,7 +28,8 @@ export const toolsCommand = {
     const width = Math.max(...tools.map((t) => t.name.length));
     for (const tool of tools) {
       const params = Object.keys((tool.inputSchema.properties ?? {}) as object).join(', ');
-      io.stdout(`${tool.name.padEnd(width)}  ${tool.risk.padEnd(10)}  ${tool.description.split('\n')[0]}\n${' '.repeat(width + 14)}(${params})\n`);
+      // An MCP server's description and parameter names are its own text: shown, never obeyed by the terminal.
+      io.stdout(`${tool.name.padEnd(width)}  ${tool.risk.padEnd(10)}  ${shownOnTerminal(tool.description.split('\n')[0] ?? '')}\n${' '.repeat(width + 14)}(${shownOnTerminal(params)})\n`);
     }
     return 0;
   },

@@ -15,7 +15,8 @@ import { CallToolResultSchema, ElicitRequestSchema, ListRootsRequestSchema, List
 import { pathToFileURL } from 'node:url';
 import { requestWithAuth } from './mcpAuth';
 import type { McpTransport } from './mcpConfig';
-import { StdioTransport } from './stdioTransport';
+import { cappedFetch } from './cappedFetch';
+import { StdioTransport, type CloseReason } from './stdioTransport';
 
 export type { ListedTool };
 
@@ -74,10 +75,12 @@ export class McpConnection {
     private readonly client: Client,
     private readonly transport: Transport,
     readonly options: ConnectOptions,
+    /** Why the transport closed on its own, when it knows (stdio: the exit; HTTP: a body over the cap). */
+    private readonly closeReason: () => CloseReason | undefined,
   ) {
     client.onclose = () => {
       clearTimeout(this.changeTimer);
-      const reason = this.transport instanceof StdioTransport ? this.transport.closeReason : undefined;
+      const reason = this.closeReason();
       if (!this.closing) options.onClosed?.(reason?.text ?? 'the connection closed', reason?.kind === 'too_large');
     };
     client.onerror = () => undefined; // a bad line or a dropped stream: the close (if any) says why
@@ -106,12 +109,15 @@ export class McpConnection {
     return this.transport instanceof StdioTransport ? this.transport.pid : undefined;
   }
 
-  /** Every tool the server lists, page after page (at most 1000). */
+  /** Every tool the server lists, page after page (at most 50 pages, 1000 tools), all within `timeoutMs`. */
   async listTools(timeoutMs: number, signal: AbortSignal): Promise<ListedTool[]> {
     const tools: ListedTool[] = [];
     let cursor: string | undefined;
+    const end = performance.now() + timeoutMs;
     for (let page = 0; page < MAX_PAGES && tools.length < MAX_TOOLS; page++) {
-      const result = await this.request((own) => this.client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsResultSchema, { signal: own, timeout: timeoutMs }), 'tools/list', signal);
+      const left = Math.round(end - performance.now());
+      if (left <= 0) throw new McpError('timeout', `MCP server "${this.options.server}" did not finish listing its tools within ${Math.round(timeoutMs / 1000)} s (peon.mcp.startTimeoutSeconds).`);
+      const result = await this.request((own) => this.client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsResultSchema, { signal: own, timeout: left }), 'tools/list', signal);
       tools.push(...result.tools);
       cursor = result.nextCursor;
       if (!cursor) break;
@@ -154,10 +160,11 @@ export class McpConnection {
   }
 
   explain(error: unknown, what: string, signal?: AbortSignal): McpError {
+    if (error instanceof McpError) return error;
     const { server } = this.options;
     const tail = this.stderrTail();
     const withTail = (text: string): string => (tail ? `${text}\nLast lines of its stderr:\n${tail}` : text);
-    const reason = this.transport instanceof StdioTransport ? this.transport.closeReason : undefined;
+    const reason = this.closeReason();
     if (reason?.kind === 'too_large') return new McpError('too_large', withTail(`MCP server "${server}": ${what} failed, ${reason.text}. The server is restarted.`));
     const code = (error as { code?: unknown }).code;
     const message = error instanceof Error ? error.message : String(error);
@@ -195,16 +202,24 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
   const t = options.transport;
   if (t.kind === 'stdio') {
     const transport = new StdioTransport({ command: t.command, args: t.args, cwd: t.cwd ?? options.cwd, env: { ...options.envFileValues, ...t.env }, hostEnv: options.hostEnv, maxMessageBytes: options.maxMessageBytes });
-    return initialize(options, transport);
+    return initialize(options, transport, () => transport.closeReason);
   }
   const url = new URL(t.url);
   const requestInit = { headers: { ...t.headers } };
+  let exceeded: CloseReason | undefined;
+  let current: Transport | undefined;
+  const fetch = cappedFetch(options.maxMessageBytes, () => {
+    exceeded = { kind: 'too_large', text: `the server sent a message over ${Math.round(options.maxMessageBytes / 1048576)} MB (peon.mcp.maxMessageMB)` };
+    void current?.close();
+  });
+  const reason = () => exceeded;
   const authorizer = options.authorizer ? await options.authorizer() : undefined;
   try {
     for (let round = 0; ; round++) {
-      const streamable = new StreamableHTTPClientTransport(url, { requestInit, ...(authorizer ? { authProvider: authorizer.provider } : {}) });
+      const streamable = new StreamableHTTPClientTransport(url, { requestInit, fetch, ...(authorizer ? { authProvider: authorizer.provider } : {}) });
+      current = streamable;
       try {
-        return (await initialize(options, streamable)).keepAuthorizer(authorizer);
+        return (await initialize(options, streamable, reason)).keepAuthorizer(authorizer);
       } catch (error) {
         const cause = (error as { cause?: unknown }).cause ?? error;
         if (cause instanceof UnauthorizedError && authorizer && round < AUTH_ROUNDS) {
@@ -215,7 +230,8 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
         if (status === undefined || status < 400 || status >= 500 || status === 401 || status === 403) throw error;
       }
       // An older server: the HTTP+SSE transport of the 2024-11-05 spec.
-      return (await initialize(options, new SSEClientTransport(url, { requestInit, ...(authorizer ? { authProvider: authorizer.provider } : {}) }))).keepAuthorizer(authorizer);
+      current = new SSEClientTransport(url, { requestInit, fetch, ...(authorizer ? { authProvider: authorizer.provider } : {}) });
+      return (await initialize(options, current, reason)).keepAuthorizer(authorizer);
     }
   } catch (error) {
     // Connected, the connection closes it; not connected, nothing will ask for a code.
@@ -224,9 +240,9 @@ export async function connectMcp(options: ConnectOptions): Promise<McpConnection
   }
 }
 
-async function initialize(options: ConnectOptions, transport: Transport): Promise<McpConnection> {
+async function initialize(options: ConnectOptions, transport: Transport, closeReason: () => CloseReason | undefined): Promise<McpConnection> {
   const client = newClient(options);
-  const connection = new McpConnection(client, transport, options);
+  const connection = new McpConnection(client, transport, options, closeReason);
   try {
     await client.connect(transport, { timeout: options.initTimeoutMs, signal: options.signal });
     return connection;

@@ -111,6 +111,8 @@ export class McpServer {
     this.state = 'starting';
     this.detail = undefined;
     this.changed();
+    // One deadline for initialize and the whole tool list.
+    const started = performance.now();
     try {
       const connection = await connectMcp({
         ...launch.connect,
@@ -122,7 +124,7 @@ export class McpServer {
       });
       if (generation !== this.generation) return void (await connection.close()); // stopped meanwhile
       this.connection = connection;
-      this.listed = await connection.listTools(launch.connect.initTimeoutMs, signal);
+      this.listed = await connection.listTools(Math.max(1, launch.connect.initTimeoutMs - (performance.now() - started)), signal);
       if (generation !== this.generation) return;
       this.check(launch.trustScope);
       this.state = 'ready';

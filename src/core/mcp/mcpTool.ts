@@ -53,7 +53,8 @@ export function mcpTool(name: string, ref: McpToolRef, listed: ListedTool, calle
   const check: InputCheck = compiled.check;
   const label = `${ref.server} › ${ref.tool}`;
   const text = (listed.description ?? listed.title ?? '').trim() || `The ${ref.tool} tool of the MCP server ${ref.server}.`;
-  const description = `${cutText(text, MAX_DESCRIPTION_CHARS)}\n\n(MCP server "${ref.server}", tool "${ref.tool}".)`;
+  // Who it belongs to, quoted: a tool's own name cannot pose as the end of this line and start another.
+  const description = `${cutText(text, MAX_DESCRIPTION_CHARS)}\n\n(MCP server ${JSON.stringify(ref.server)}, tool ${JSON.stringify(cutText(ref.tool, 128))}.)`;
   const hints = hintsOf(listed);
   return {
     name,
