@@ -158,10 +158,14 @@ export const ApprovalSummary = z.discriminatedUnion('kind', [
     server: z.string().max(200),
     source: z.string().max(4096),
     launch: z.string().max(20_000),
+    /** The program the command resolves to, with the server's own PATH. */
+    executable: z.string().max(4096).optional(),
     cwd: z.string().max(4096).optional(),
     env: z.array(z.string().max(5000)).max(200),
     headers: z.array(z.string().max(5000)).max(100),
     envFile: z.string().max(4096).optional(),
+    /** Workspace files its command line names: the approval holds only while they stay as they are. */
+    programs: z.array(z.string().max(4096)).max(50).optional(),
     changed: z.boolean(),
   }),
   /** MCP tools changed since approved (withheld until approved again): each one's text before and after. */

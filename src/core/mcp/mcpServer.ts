@@ -41,6 +41,8 @@ export interface ServerLaunch {
   readonly connect: Omit<ConnectOptions, 'server' | 'transport' | 'signal' | 'onToolsChanged' | 'onClosed'>;
   /** Fingerprints are kept per workspace for a project's server, once for the person's own. */
   readonly trustScope: string;
+  /** A project's server the person approved just now: the tools it lists now are approved with it; one added later waits for approval. */
+  readonly fresh?: boolean;
 }
 
 export class McpServer {

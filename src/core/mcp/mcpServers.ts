@@ -12,7 +12,6 @@ import type { Approver } from '../permissions/approvals';
 import type { SettingValues } from '../settings';
 import { BUILTIN_TOOLS } from '../tools/builtins';
 import type { AnyTool, ApprovalSummary, ToolContext, ToolResult } from '../tools/contract';
-import { readBounded } from '../workspace/safeRead';
 import { ToolError } from '../tools/toolError';
 import { mcpConfig, type McpConfigProblem, type McpInput, type McpServerConfig, type McpTransport } from './mcpConfig';
 import { McpError, type McpAuthorizer } from './mcpClient';
@@ -24,6 +23,7 @@ import { toolFingerprint, type McpTrust } from './mcpTrust';
 import { expandServer } from './mcpVariables';
 import type { McpSecretStore } from './secretStore';
 import { approvalHash } from './serverApproval';
+import { envFileFacts, launchFacts, shownTransport, type LaunchFacts } from './launchFacts';
 import { commandLine, parseEnvFile, serverCard } from './serverCard';
 
 export type { ServerStatus };
@@ -60,7 +60,6 @@ export interface McpServersOptions {
   readonly hooks: McpHooks;
 }
 
-const MAX_ENV_FILE_BYTES = 1024 * 1024;
 const RESERVED = new Set(BUILTIN_TOOLS.map((t) => t.name.toLowerCase()));
 const seconds = (value: number | undefined, fallback: number): number => (value ?? fallback) * 1000;
 
@@ -117,25 +116,58 @@ export class McpServers {
     }
   }
 
-  /** Decides whether a server may start, asks when `ask` and it waits for approval, and starts it. */
+  /**
+   * Decides whether a server may start, asks when `ask` and it waits for approval, and
+   * starts it. A project's server is approved on what it will run, before anything is
+   * asked of the person for it (its `${input:…}` prompts are the repository's text).
+   */
   private async begin(server: McpServer, signal: AbortSignal, ask: boolean): Promise<void> {
     const { config } = server;
     // Restricted Mode: no MCP tool may run, so no server starts — not even the person's own, whose folder would be the untrusted one.
     if (!this.options.trusted) return server.hold('untrusted', 'This workspace is not trusted (Restricted Mode): no MCP server starts.');
     if (this.options.hooks.disabledServers?.().includes(config.name)) return server.hold('disabled');
-    const launch = await this.launchOf(server, signal);
-    if (!launch) return;
+    let envFileText: string | undefined;
+    let fresh = false;
     if (config.project) {
-      const hash = approvalHash(config, this.envFileBytes(launch.transport));
+      const facts = await this.factsOf(config);
+      envFileText = facts.envFile?.text;
+      const hash = approvalHash(config, envFileText === undefined ? undefined : Buffer.from(envFileText, 'utf8'), facts.programs);
       if (!this.options.trust.serverApproved(this.root ?? '', config.name, hash)) {
         if (!ask) return server.hold('needs-approval', this.waitingText(config, hash));
         this.asked.add(`server:${config.name}`);
-        const approved = await this.card(config.name, serverCard(config, launch.transport, this.options.trust.serverKnown(this.root ?? '', config.name), launch.connect.cwd), signal);
+        const approved = await this.card(config.name, serverCard(config, facts, this.options.trust.serverKnown(this.root ?? '', config.name), this.cwdOf(facts.shown)), signal);
         if (!approved) return server.hold('needs-approval', `${this.waitingText(config, hash)} Not approved this session: approve it from the MCP section (or run the CLI with --approve all).`);
         this.options.trust.approveServer(this.root ?? '', config.name, hash);
+        fresh = true;
       }
     }
-    await server.start(launch, signal);
+    const launch = await this.launchOf(server, signal, envFileText);
+    if (!launch) return;
+    await server.start({ ...launch, fresh }, signal);
+  }
+
+  private inputKey(config: McpServerConfig, id: string): string {
+    // A project's input is its own: another workspace's server of the same name never gets the answer.
+    return `input:${config.project ? `${this.root ?? ''}\0${config.source}` : '(user)'}\0${config.name}\0${id}`;
+  }
+
+  private variables() {
+    return { ...(this.root ? { workspaceFolder: this.root } : {}), home: this.options.home, env: this.options.hostEnv };
+  }
+
+  private cwdOf(transport: McpTransport): string {
+    return transport.kind === 'stdio' && transport.cwd !== undefined ? path.resolve(this.root ?? this.options.home, transport.cwd) : (this.root ?? this.options.home);
+  }
+
+  /** What a project's server will run, for its card and its approval's hash; nothing is asked. */
+  private async factsOf(config: McpServerConfig): Promise<LaunchFacts> {
+    const stored = new Map<string, string>();
+    for (const input of config.inputs) {
+      const value = await this.options.hooks.secrets.get(this.inputKey(config, input.id));
+      if (value !== undefined) stored.set(input.id, value);
+    }
+    const shown = shownTransport(config, this.variables(), stored);
+    return launchFacts(config, shown, this.root ?? this.options.home, this.cwdOf(shown), this.options.hostEnv);
   }
 
   private waitingText(config: McpServerConfig, hash: string): string {
@@ -145,21 +177,17 @@ export class McpServers {
       : `A server from ${config.source}: it starts once you approve it.`;
   }
 
-  /** An envFile's text: a regular file, read without blocking and at most 1 MiB (a FIFO or /dev/zero there cannot hang the host). */
-  private envFileBytes(transport: ServerLaunch['transport']): Uint8Array | undefined {
-    if (transport.kind !== 'stdio' || transport.envFile === undefined) return undefined;
-    const text = readBounded(path.resolve(this.root ?? '.', transport.envFile), MAX_ENV_FILE_BYTES, { follow: true });
-    return text === undefined ? undefined : Buffer.from(text, 'utf8');
-  }
-
-  /** The configuration with its variables filled in (asking for missing inputs), or undefined with the server held. */
-  private async launchOf(server: McpServer, signal: AbortSignal): Promise<ServerLaunch | undefined> {
+  /**
+   * The configuration with its variables filled in (asking for missing inputs), or
+   * undefined with the server held. `approvedEnvFile`: a project server's envFile as it
+   * was when approved — what runs is what the card showed.
+   */
+  private async launchOf(server: McpServer, signal: AbortSignal, approvedEnvFile?: string): Promise<ServerLaunch | undefined> {
     const { config } = server;
     const { hooks, settings } = this.options;
     const inputs = new Map<string, string>();
     for (const input of config.inputs) {
-      // A project's input is its own: another workspace's server of the same name never gets the answer.
-      const key = `input:${config.project ? `${this.root ?? ''}\0${config.source}` : '(user)'}\0${config.name}\0${input.id}`;
+      const key = this.inputKey(config, input.id);
       let value = await hooks.secrets.get(key);
       if (value === undefined && hooks.askInput) {
         value = await hooks.askInput(config.name, input, signal);
@@ -167,25 +195,27 @@ export class McpServers {
       }
       if (value !== undefined) inputs.set(input.id, value);
     }
-    const expanded = expandServer(config, { ...(this.root ? { workspaceFolder: this.root } : {}), home: this.options.home, env: this.options.hostEnv, input: (id) => inputs.get(id) });
+    const expanded = expandServer(config, { ...this.variables(), input: (id) => inputs.get(id) });
     if (!expanded.ok) {
       server.hold(expanded.missingInputs.length > 0 ? 'needs-input' : 'failed', [...expanded.missingInputs.map((id) => `it needs the input "${id}"`), ...expanded.problems].join('; '));
       return undefined;
     }
     const transport = expanded.transport;
-    this.launches.set(config.name, transport.kind === 'stdio' ? commandLine(transport.command, transport.args) : transport.url);
-    const bytes = this.envFileBytes(transport);
-    if (transport.kind === 'stdio' && transport.envFile !== undefined && bytes === undefined) {
-      server.hold('failed', `its envFile ${transport.envFile} cannot be read`);
+    // The status shows it as the card does: a password input as dots.
+    const shown = shownTransport(config, this.variables(), new Map([...inputs].filter(([id]) => !config.inputs.find((i) => i.id === id)?.password)));
+    this.launches.set(config.name, shown.kind === 'stdio' ? commandLine(shown.command, shown.args) : shown.url);
+    const envFile = transport.kind === 'stdio' && transport.envFile !== undefined ? (approvedEnvFile ?? envFileFacts(path.resolve(this.root ?? '.', transport.envFile), this.root ?? this.options.home).text) : undefined;
+    if (transport.kind === 'stdio' && transport.envFile !== undefined && envFile === undefined) {
+      server.hold('failed', `its envFile ${transport.envFile} cannot be read (a regular file of at most 1 MiB)`);
       return undefined;
     }
-    const cwd = transport.kind === 'stdio' && transport.cwd !== undefined ? path.resolve(this.root ?? this.options.home, transport.cwd) : (this.root ?? this.options.home);
+    const cwd = this.cwdOf(transport);
     return {
       transport: transport.kind === 'stdio' ? { ...transport, cwd } : transport,
       trustScope: config.project ? (this.root ?? '') : '(user)',
       connect: {
         cwd,
-        ...(bytes ? { envFileValues: parseEnvFile(Buffer.from(bytes).toString('utf8')) } : {}),
+        ...(envFile !== undefined ? { envFileValues: parseEnvFile(envFile) } : {}),
         hostEnv: this.options.hostEnv,
         initTimeoutMs: seconds(settings['peon.mcp.startTimeoutSeconds'], 30),
         maxMessageBytes: (settings['peon.mcp.maxMessageMB'] ?? 16) * 1024 * 1024,

@@ -4,7 +4,8 @@
 // with the values of secret-looking keys masked, its envFile; and the envFile's values
 // as KEY=value lines (dotenv syntax, as VS Code reads it).
 import type { ApprovalSummary } from '../tools/contract';
-import type { McpServerConfig, McpTransport } from './mcpConfig';
+import type { LaunchFacts } from './launchFacts';
+import type { McpServerConfig } from './mcpConfig';
 
 const SECRET_KEY = /key|token|secret|passw|pwd|auth|credential|cookie|session|private|signature/i;
 
@@ -17,19 +18,34 @@ export function commandLine(command: string, args: readonly string[]): string {
   return [command, ...args].map(quote).join(' ');
 }
 
-export function serverCard(server: McpServerConfig, expanded: McpTransport, changed: boolean, cwd: string): Extract<ApprovalSummary, { kind: 'mcp-server' }> {
+/** `KEY=value` masked, and where a secret came from when a variable put it there (whose secret goes out). */
+function pairs(shown: Readonly<Record<string, string>>, written: Readonly<Record<string, string>>, suffix = ''): string[] {
+  return Object.entries(shown).map(([k, v]) => {
+    const template = written[k];
+    const from = template !== undefined && template.includes('${') && template !== v ? ` (from ${JSON.stringify(template)})` : '';
+    return `${maskedPair(k, v)}${from}${suffix}`;
+  });
+}
+
+export function serverCard(server: McpServerConfig, facts: LaunchFacts, changed: boolean, cwd: string): Extract<ApprovalSummary, { kind: 'mcp-server' }> {
   const base = { kind: 'mcp-server' as const, server: server.name, source: server.source, changed };
+  const expanded = facts.shown;
+  const written = server.transport;
   if (expanded.kind === 'stdio') {
+    const envFile = facts.envFile;
+    const where = envFile?.real && envFile.real !== envFile.path ? ` (really ${envFile.real}${envFile.outside ? ', outside the workspace' : ''})` : envFile?.outside ? ' (outside the workspace)' : '';
     return {
       ...base,
       launch: commandLine(expanded.command, expanded.args),
+      ...(facts.executable ? { executable: facts.executable } : {}),
       cwd: expanded.cwd ?? cwd,
-      env: Object.entries(expanded.env).map(([k, v]) => maskedPair(k, v)),
+      env: [...pairs(expanded.env, written.kind === 'stdio' ? written.env : {}), ...pairs(envFile?.values ?? {}, {}, ' (from the envFile)')],
       headers: [],
-      ...(expanded.envFile !== undefined ? { envFile: expanded.envFile } : {}),
+      ...(envFile ? { envFile: `${envFile.path}${where}${envFile.text === undefined ? ' — cannot be read' : ''}` } : {}),
+      ...(facts.programs.length > 0 ? { programs: facts.programs.map((p) => p.path) } : {}),
     };
   }
-  return { ...base, launch: `${expanded.sse ? 'SSE' : 'HTTP'} ${expanded.url}`, env: [], headers: Object.entries(expanded.headers).map(([k, v]) => maskedPair(k, v)) };
+  return { ...base, launch: `${expanded.sse ? 'SSE' : 'HTTP'} ${expanded.url}`, env: [], headers: pairs(expanded.headers, written.kind === 'http' ? written.headers : {}) };
 }
 
 /** The variables of a .env file: `KEY=value`, `export KEY=value`, quoted values, `#` comments. */

@@ -32,7 +32,7 @@ export type ApprovalSummary =
   /** An MCP tool call: which server's which tool, its input in full and as one line, what the server claims of it (hints, never trusted), what the input hides. */
   | { kind: 'mcp'; server: string; tool: string; input: string; line: string; hints: string[]; hidden: string[] }
   /** A project's MCP server, before it first starts (or after its configuration changed): exactly what will run, secrets masked. */
-  | { kind: 'mcp-server'; server: string; source: string; launch: string; cwd?: string; env: string[]; headers: string[]; envFile?: string; changed: boolean }
+  | { kind: 'mcp-server'; server: string; source: string; launch: string; executable?: string; cwd?: string; env: string[]; headers: string[]; envFile?: string; programs?: string[]; changed: boolean }
   /** MCP tools whose name, description, schema or annotations changed since approved: withheld until approved again. */
   | { kind: 'mcp-tools'; server: string; changes: { tool: string; before: string; after: string }[] }
   /** A plan to approve (exitplanmode): Markdown, where it came from, what it declared it will touch. */
