@@ -1,7 +1,6 @@
 // What a project's MCP server will run, found before it is approved and without asking
-// anything (SECURITY.md; the review's reproductions): the configuration with its
-// variables filled in for showing — a password input as dots, an input not given yet as
-// `${input:id}` —; its envFile, read bounded, with where it really points (a link to
+// anything (SECURITY.md; the review's reproductions), from its configuration filled in
+// for showing (mcpVariables.ts expandForDisplay): its envFile, read bounded, with where it really points (a link to
 // ~/.aws/credentials is said) and its values (PATH there would swap the program); the
 // executable its command resolves to with that environment; and the workspace files
 // its command line names (./srv.sh), whose content the approval is bound to as well.
@@ -11,7 +10,6 @@ import path from 'node:path';
 import { findExecutable } from '../process/findExecutable';
 import { readBounded } from '../workspace/safeRead';
 import type { McpServerConfig, McpTransport } from './mcpConfig';
-import { expandServer, type VariableContext } from './mcpVariables';
 import { parseEnvFile } from './serverCard';
 import { serverEnv } from './stdioTransport';
 
@@ -49,17 +47,6 @@ function realOf(file: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The configuration filled in for showing: stored answers (passwords as dots), missing ones as written. */
-export function shownTransport(config: McpServerConfig, ctx: Omit<VariableContext, 'input'>, stored: ReadonlyMap<string, string>): McpTransport {
-  const input = (id: string): string => {
-    const value = stored.get(id);
-    if (value === undefined) return `\${input:${id}}`;
-    return config.inputs.find((i) => i.id === id)?.password ? '••••••••' : value;
-  };
-  const expanded = expandServer(config, { ...ctx, input });
-  return expanded.ok ? expanded.transport : config.transport;
 }
 
 export function envFileFacts(file: string, root: string): EnvFileFacts {

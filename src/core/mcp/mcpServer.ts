@@ -7,7 +7,9 @@
 // withheld, with the text it had and has, until the person approves it again.
 import type { McpServerConfig, McpTransport } from './mcpConfig';
 import { connectMcp, McpError, type ConnectOptions, type ListedTool, type McpConnection } from './mcpClient';
-import { toolText, type McpTrust } from './mcpTrust';
+import { toolFingerprint, toolText, type McpTrust } from './mcpTrust';
+import { hiddenIn, toolProblem, visibleTool } from './toolShape';
+import { cutText } from '../../shared/format';
 
 export type ServerState = 'untrusted' | 'disabled' | 'needs-approval' | 'needs-input' | 'starting' | 'ready' | 'failed' | 'stopped';
 
@@ -16,6 +18,8 @@ export interface WithheldTool {
   readonly before: string;
   readonly after: string;
   readonly listed: ListedTool;
+  /** The fingerprint of what the card shows as `after`: approving records only that version. */
+  readonly fingerprint: string;
 }
 
 export interface ServerStatus {
@@ -29,6 +33,8 @@ export interface ServerStatus {
   readonly withheld: readonly string[];
   /** Why it is in this state (the error, the missing input, the denial). */
   readonly detail?: string;
+  /** Tools it lists that are not offered (a schema too deep, a name listed twice), and what its tools hide. */
+  readonly notes?: readonly string[];
   readonly stderr?: string;
 }
 
@@ -52,6 +58,9 @@ export class McpServer {
   private starting: Promise<void> | undefined;
   private listed: ListedTool[] = [];
   private withheldTools = new Map<string, WithheldTool>();
+  private notes: string[] = [];
+  /** Each listed tool as the model is given it: hidden characters made visible. */
+  private readonly visible = new WeakMap<ListedTool, ListedTool>();
   private restarts: number[] = [];
   private lastStderr = '';
   private launch: ServerLaunch | undefined;
@@ -74,6 +83,7 @@ export class McpServer {
       tools: this.state === 'ready' ? this.usable().map((t) => t.name) : [],
       withheld: [...this.withheldTools.keys()],
       ...(this.detail ? { detail: this.detail } : {}),
+      ...(this.notes.length > 0 ? { notes: [...this.notes] } : {}),
       ...(stderr ? { stderr } : {}),
     };
   }
@@ -83,7 +93,12 @@ export class McpServer {
    * server that died keeps its tools: the next call to one starts it again.
    */
   usable(): ListedTool[] {
-    return this.state === 'ready' || this.state === 'failed' || this.state === 'starting' ? this.listed.filter((t) => !this.withheldTools.has(t.name)) : [];
+    if (this.state !== 'ready' && this.state !== 'failed' && this.state !== 'starting') return [];
+    return this.listed.filter((t) => !this.withheldTools.has(t.name)).map((t) => {
+      let shown = this.visible.get(t);
+      if (!shown) this.visible.set(t, (shown = visibleTool(t)));
+      return shown;
+    });
   }
 
   withheld(): WithheldTool[] {
@@ -126,9 +141,11 @@ export class McpServer {
       });
       if (generation !== this.generation) return void (await connection.close()); // stopped meanwhile
       this.connection = connection;
-      this.listed = await connection.listTools(Math.max(1, launch.connect.initTimeoutMs - (performance.now() - started)), signal);
+      const listed = await connection.listTools(Math.max(1, launch.connect.initTimeoutMs - (performance.now() - started)), signal);
       if (generation !== this.generation) return;
-      this.check(launch.trustScope);
+      this.take(listed, launch);
+      // Only the listing right after the person approved the server comes with it: a tool added later waits.
+      this.launch = { ...launch, fresh: false };
       this.state = 'ready';
     } catch (error) {
       if (generation !== this.generation) return;
@@ -141,12 +158,38 @@ export class McpServer {
     this.changed();
   }
 
-  private check(scope: string): void {
-    this.withheldTools.clear();
-    for (const tool of this.listed) {
-      const verdict = this.trust.checkTool(scope, this.config.name, tool);
-      if (verdict.state === 'changed') this.withheldTools.set(tool.name, { tool: tool.name, before: verdict.before ?? '(not recorded)', after: toolText(tool), listed: tool });
+  /**
+   * A listing checked whole, then taken at once (a tool that fails a check never leaves
+   * a half-checked set behind): a tool that cannot be offered is noted; a name listed
+   * twice counts once; each is checked against its fingerprint — changed, or new to a
+   * project's server since it was approved, it is withheld until approved.
+   */
+  private take(listed: readonly ListedTool[], launch: ServerLaunch): void {
+    const offered: ListedTool[] = [];
+    const notes: string[] = [];
+    const names = new Set<string>();
+    for (const tool of listed) {
+      const problem = toolProblem(tool);
+      const name = typeof (tool as { name?: unknown }).name === 'string' ? cutText(tool.name, 80) : '(no name)';
+      if (problem) notes.push(`${name} is not offered: ${problem}`);
+      else if (names.has(tool.name)) notes.push(`${name} is listed twice: the first is offered`);
+      else {
+        names.add(tool.name);
+        offered.push(tool);
+        for (const hidden of hiddenIn(tool)) notes.push(`${name} hides ${hidden} (shown to the model as ⟨U+…⟩)`);
+      }
     }
+    const acceptNew = !this.config.project || launch.fresh === true;
+    const verdicts = this.trust.checkTools(launch.trustScope, this.config.name, offered, acceptNew);
+    const withheld = new Map<string, WithheldTool>();
+    for (const tool of offered) {
+      const verdict = verdicts.get(tool.name);
+      const before = verdict?.state === 'changed' ? (verdict.before ?? '(not recorded)') : verdict?.state === 'unapproved' ? '(none: the server added this tool after you approved it)' : undefined;
+      if (before !== undefined) withheld.set(tool.name, { tool: tool.name, before, after: toolText(tool), listed: tool, fingerprint: toolFingerprint(tool) });
+    }
+    this.listed = offered;
+    this.withheldTools = withheld;
+    this.notes = notes;
   }
 
   /** `tools/list_changed`: listed again; the new set replaces the old at once. */
@@ -156,8 +199,7 @@ export class McpServer {
     try {
       const listed = await connection.listTools(this.launch.connect.initTimeoutMs, AbortSignal.timeout(this.launch.connect.initTimeoutMs));
       if (generation !== this.generation) return;
-      this.listed = listed;
-      this.check(this.launch.trustScope);
+      this.take(listed, this.launch);
       this.changed();
     } catch {
       // the close (if that is why) says so
@@ -174,11 +216,15 @@ export class McpServer {
     if (tooLarge && this.launch && this.restartAllowed()) void this.start(this.launch, new AbortController().signal);
   }
 
-  /** The person approved the changed tools: their new fingerprints are recorded and they return. */
-  approveWithheld(): void {
+  /**
+   * The person approved the tools a card showed (`shown`: name → fingerprint shown): only
+   * a tool still exactly as shown is recorded and returns — one that changed again while
+   * the card was open stays withheld, for a card of its own.
+   */
+  approveWithheld(shown: ReadonlyMap<string, string>): void {
     if (!this.launch) return;
-    for (const w of this.withheldTools.values()) this.trust.approveTool(this.launch.trustScope, this.config.name, w.listed);
-    this.withheldTools.clear();
+    const recorded = this.trust.approveTools(this.launch.trustScope, this.config.name, [...this.withheldTools.values()].map((w) => w.listed), shown);
+    for (const name of recorded) this.withheldTools.delete(name);
     this.changed();
   }
 

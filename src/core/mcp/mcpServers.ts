@@ -14,16 +14,16 @@ import { BUILTIN_TOOLS } from '../tools/builtins';
 import type { AnyTool, ApprovalSummary, ToolContext, ToolResult } from '../tools/contract';
 import { ToolError } from '../tools/toolError';
 import { mcpConfig, type McpConfigProblem, type McpInput, type McpServerConfig, type McpTransport } from './mcpConfig';
-import { McpError, type McpAuthorizer } from './mcpClient';
+import { McpError, type ListedTool, type McpAuthorizer } from './mcpClient';
 import { assignToolNames } from './mcpNames';
 import { mapCallResult } from './mcpResult';
 import { McpServer, type ServerLaunch, type ServerStatus } from './mcpServer';
 import { mcpTool, type McpToolRef } from './mcpTool';
 import { toolFingerprint, type McpTrust } from './mcpTrust';
-import { expandServer } from './mcpVariables';
+import { expandForDisplay, expandServer } from './mcpVariables';
 import type { McpSecretStore } from './secretStore';
 import { approvalHash } from './serverApproval';
-import { envFileFacts, launchFacts, shownTransport, type LaunchFacts } from './launchFacts';
+import { envFileFacts, launchFacts, type LaunchFacts } from './launchFacts';
 import { commandLine, parseEnvFile, serverCard } from './serverCard';
 
 export type { ServerStatus };
@@ -70,7 +70,7 @@ export class McpServers {
   private started: Promise<void> | undefined;
   /** Cards already answered this session (a denial is not asked again until restarted by hand). */
   private readonly asked = new Set<string>();
-  private table = new Map<string, McpToolRef>();
+  private table = new Map<string, McpToolRef & { readonly listed: ListedTool }>();
   private readonly built = new Map<string, AnyTool>();
   private toolList: AnyTool[] = [];
   /** Bumped whenever the tool set changes: a conversation rebuilds its registry then. */
@@ -166,7 +166,7 @@ export class McpServers {
       const value = await this.options.hooks.secrets.get(this.inputKey(config, input.id));
       if (value !== undefined) stored.set(input.id, value);
     }
-    const shown = shownTransport(config, this.variables(), stored);
+    const shown = expandForDisplay(config, { ...this.variables(), input: (id) => stored.get(id) });
     return launchFacts(config, shown, this.root ?? this.options.home, this.cwdOf(shown), this.options.hostEnv);
   }
 
@@ -202,7 +202,7 @@ export class McpServers {
     }
     const transport = expanded.transport;
     // The status shows it as the card does: a password input as dots.
-    const shown = shownTransport(config, this.variables(), new Map([...inputs].filter(([id]) => !config.inputs.find((i) => i.id === id)?.password)));
+    const shown = expandForDisplay(config, { ...this.variables(), input: (id) => inputs.get(id) });
     this.launches.set(config.name, shown.kind === 'stdio' ? commandLine(shown.command, shown.args) : shown.url);
     const envFile = transport.kind === 'stdio' && transport.envFile !== undefined ? (approvedEnvFile ?? envFileFacts(path.resolve(this.root ?? '.', transport.envFile), this.root ?? this.options.home).text) : undefined;
     if (transport.kind === 'stdio' && transport.envFile !== undefined && envFile === undefined) {
@@ -229,8 +229,11 @@ export class McpServers {
 
   private async reviewTools(server: McpServer, signal: AbortSignal): Promise<void> {
     this.asked.add(`tools:${server.config.name}`);
-    const changes = server.withheld().map((w) => ({ tool: w.tool, before: w.before, after: w.after }));
-    if (await this.card(server.config.name, { kind: 'mcp-tools', server: server.config.name, changes }, signal)) server.approveWithheld();
+    const withheld = server.withheld();
+    const changes = withheld.map((w) => ({ tool: w.tool, before: w.before, after: w.after }));
+    // What the card shows is what an approval records (a list_changed while it is open does not slip in).
+    const shown = new Map(withheld.map((w) => [w.tool, w.fingerprint]));
+    if (await this.card(server.config.name, { kind: 'mcp-tools', server: server.config.name, changes }, signal)) server.approveWithheld(shown);
   }
 
   private async card(server: string, summary: ApprovalSummary, signal: AbortSignal): Promise<boolean> {
@@ -268,13 +271,14 @@ export class McpServers {
   }
 
   private changed(): void {
-    const refs = this.servers.flatMap((s) => s.usable().map((t) => ({ server: s.config.name, tool: t.name, listed: t })));
+    // The person's servers are named first: a project's tool can never take one of their names.
+    const refs = this.servers.flatMap((s) => s.usable().map((t) => ({ server: s.config.name, tool: t.name, listed: t, priority: s.config.project ? 1 : 0 })));
     this.table = assignToolNames(refs, RESERVED);
     const disabled = new Set(this.options.hooks.disabledTools?.() ?? []);
     const next: AnyTool[] = [];
     for (const [name, ref] of this.table) {
       if (disabled.has(name)) continue;
-      const listed = refs.find((r) => r.server === ref.server && r.tool === ref.tool)!.listed;
+      const listed = ref.listed;
       const key = `${name}\0${ref.server}\0${toolFingerprint(listed)}`;
       let tool = this.built.get(key);
       if (!tool) {
