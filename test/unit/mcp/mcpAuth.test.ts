@@ -11,13 +11,8 @@ import { MAX_AUTHORIZATIONS, mcpAuthorizer, secretKey } from '../../../src/core/
 import { connectMcp, McpError, type McpAuthorizer, type McpConnection } from '../../../src/core/mcp/mcpClient';
 import type { McpSecretStore } from '../../../src/core/mcp/secretStore';
 import { deferred } from '../../../src/core/deferred';
+import { memorySecrets } from './mcpTestKit';
 import { follow, oauthPeer, type OAuthPeer, type OAuthPeerOptions } from './oauthPeer';
-
-/** A secret store as a face keeps one, in memory. */
-function memoryStore(): McpSecretStore & { readonly values: Map<string, string> } {
-  const values = new Map<string, string>();
-  return { values, get: async (k: string) => values.get(k), set: async (k: string, v: string) => void values.set(k, v), delete: async (k: string) => void values.delete(k) };
-}
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -78,21 +73,21 @@ async function session(server: OAuthPeer, store: McpSecretStore, extra: { client
 describe('a server that wants authorization', () => {
   test('the person authorizes once; the next session uses what was kept, on the same redirect URI', async () => {
     const server = await peer();
-    const store = memoryStore();
+    const store = memorySecrets();
     const first = await session(server, store);
     await first.connect();
     const clientId = await first.whoami();
     expect(first.opened).toHaveLength(1);
     expect(server.authorizations()).toBe(1);
 
-    const kept = store.values.get(secretKey({ serverUrl: server.url }))!;
+    const kept = store.data.get(secretKey({ serverUrl: server.url }))!;
     const record = JSON.parse(kept) as { client: { client_id: string }; tokens: { access_token: string; refresh_token: string }; redirectUrl: string };
     expect(record.client.client_id).toBe(clientId);
     expect(record.tokens.access_token).toMatch(/^[0-9a-f-]{36}$/);
     expect(record.redirectUrl).toBe(first.authorizer.provider.redirectUrl);
     // What lives for one authorization only is never kept.
     expect(kept).not.toMatch(/verifier|state/i);
-    expect([...store.values.keys()]).toEqual([`oauth:${server.url}`]);
+    expect([...store.data.keys()]).toEqual([`oauth:${server.url}`]);
     await first.close();
 
     const second = await session(server, store);
@@ -107,7 +102,7 @@ describe('a server that wants authorization', () => {
   test('two requests refused at once send the person to the browser once, and both run', async () => {
     // Initialize needs no token here: the refusals come to requests of a connected client.
     const server = await peer({ open: ['initialize', 'notifications/initialized'] });
-    const s = await session(server, memoryStore());
+    const s = await session(server, memorySecrets());
     const connection = await s.connect();
     expect(s.opened).toEqual([]);
     const [tools, who] = await Promise.all([connection.listTools(10_000, never), s.whoami()]);
@@ -121,21 +116,21 @@ describe('a server that wants authorization', () => {
 
   test('an expired access token is refreshed without the browser, and the new one kept', async () => {
     const server = await peer();
-    const store = memoryStore();
+    const store = memorySecrets();
     const s = await session(server, store);
     await s.connect();
-    const before = store.values.get(secretKey({ serverUrl: server.url }))!;
+    const before = store.data.get(secretKey({ serverUrl: server.url }))!;
     server.provider.expireAccessTokens();
     await s.whoami();
     expect(server.provider.refreshes).toBe(1);
     expect(s.opened).toHaveLength(1);
-    const after = JSON.parse(store.values.get(secretKey({ serverUrl: server.url }))!) as { tokens: { access_token: string } };
+    const after = JSON.parse(store.data.get(secretKey({ serverUrl: server.url }))!) as { tokens: { access_token: string } };
     expect(after.tokens.access_token).not.toBe((JSON.parse(before) as { tokens: { access_token: string } }).tokens.access_token);
   });
 
   test(`a server that refuses every token gets ${MAX_AUTHORIZATIONS} visits to the browser, then the refusal is the answer`, async () => {
     const server = await peer({ refuseAll: true, noRefreshTokens: true });
-    const s = await session(server, memoryStore());
+    const s = await session(server, memorySecrets());
     await expect(s.connect()).rejects.toBeInstanceOf(McpError);
     expect(server.authorizations()).toBe(MAX_AUTHORIZATIONS);
     expect(s.opened).toHaveLength(MAX_AUTHORIZATIONS);
@@ -144,7 +139,7 @@ describe('a server that wants authorization', () => {
   test('stopping while the person is in the browser ends the wait at once; nobody takes the late redirect', async () => {
     const server = await peer();
     const page = deferred<string>();
-    const s = await session(server, memoryStore(), { browser: (url) => page.resolve(url) });
+    const s = await session(server, memorySecrets(), { browser: (url) => page.resolve(url) });
     const stop = new AbortController();
     const connecting = s.connect(stop.signal);
     const url = await page.promise;
@@ -156,20 +151,20 @@ describe('a server that wants authorization', () => {
 
   test('a pre-registered client: its ID is used, its secret never written down', async () => {
     const server = await peer();
-    const store = memoryStore();
+    const store = memorySecrets();
     const s = await session(server, store, { clientId: 'peon-configured', clientSecret: 's3cret-value' });
     server.provider.preRegister({ client_id: 'peon-configured', client_secret: 's3cret-value', redirect_uris: [s.authorizer.provider.redirectUrl as string], token_endpoint_auth_method: 'client_secret_post' });
     await s.connect();
     expect(await s.whoami()).toBe('peon-configured');
     const key = secretKey({ serverUrl: server.url, clientId: 'peon-configured' });
-    expect([...store.values.keys()]).toEqual([key]);
-    expect(store.values.get(key)).not.toContain('s3cret-value');
-    expect(JSON.parse(store.values.get(key)!)).not.toHaveProperty('client');
+    expect([...store.data.keys()]).toEqual([key]);
+    expect(store.data.get(key)).not.toContain('s3cret-value');
+    expect(JSON.parse(store.data.get(key)!)).not.toHaveProperty('client');
   });
 
   test('the registered redirect port taken by another program: another port, and a registration that names it', async () => {
     const server = await peer();
-    const store = memoryStore();
+    const store = memorySecrets();
     const first = await session(server, store);
     await first.connect();
     const firstId = await first.whoami();
