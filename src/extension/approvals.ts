@@ -1,15 +1,20 @@
 // Approval cards in the panel (DESIGN.md §5, §7): the broker's pending requests become
 // cards the webview renders from the typed summary; answers come back by id. "Always
 // allow" writes a pattern rule to user settings (never the workspace's); "Open diff"
-// shows the proposal in VS Code's diff editor.
+// shows the proposal in VS Code's diff editor. Starting a project's MCP server and taking
+// back a changed MCP tool are approved once, here and now: no grant, no rule.
 import * as vscode from 'vscode';
 import { ApprovalBroker } from '../core/permissions/approvals';
 import type { ApprovalReply, ApprovalRequest } from '../core/permissions/approvals';
+import { cutText as cut } from '../shared/format';
 import { isAgentType, type ApprovalCard, type HostMessage } from '../shared/messages';
 import { ProposalEditor } from './proposalEditor';
+import { runtime } from './runtime';
 
 /** A delegated agent's prompt on a card: enough to judge it, bounded. */
 const CARD_PROMPT_CHARS = 4000;
+/** Cards only Approve or Deny answer: what they approve is bound to exactly what they show. */
+const ONCE_ONLY = new Set(['mcp-server', 'mcp-tools']);
 /** Characters that make a pattern rule match more than the approved call. */
 const GLOB_CHARS = /[*?[\]{}()!]/;
 
@@ -69,7 +74,7 @@ export class ApprovalCards implements vscode.Disposable {
     const card = this.cards.get(id);
     // The host decides what an answer may do, not the webview: no rule without canAlways,
     // no grant without something grantable.
-    const grantable = request.permission.sessionGrants.length > 0 || request.assessment.offers !== undefined;
+    const grantable = !ONCE_ONLY.has(request.assessment.summary.kind) && (request.permission.sessionGrants.length > 0 || request.assessment.offers !== undefined);
     const scope = answer === 'always' && card?.canAlways ? 'always' : answer !== 'once' && grantable ? 'session' : 'once';
     const edited = await this.proposals.editedText(id);
     if (!this.broker.isPending(id)) {
@@ -97,22 +102,46 @@ export class ApprovalCards implements vscode.Disposable {
   }
 }
 
+/** What the card shows of the summary: a delegate's prompt bounded, a changed MCP tool's text as a diff. */
+function shownSummary(summary: ApprovalRequest['assessment']['summary']): ApprovalCard['summary'] {
+  if (summary.kind === 'delegate' && summary.prompt.length > CARD_PROMPT_CHARS) {
+    return { ...summary, prompt: `${summary.prompt.slice(0, CARD_PROMPT_CHARS)}\n… [${summary.prompt.length - CARD_PROMPT_CHARS} more characters]` };
+  }
+  // An MCP server's text is the server's, of any length: bounded to what the protocol carries, or the card would never show.
+  if (summary.kind === 'mcp-tools') {
+    const changes = summary.changes.slice(0, 100).map((c) => ({ tool: cut(c.tool, 200), before: cut(c.before, 50_000), after: cut(c.after, 50_000), diff: cut(runtime().fileDiff(c.tool, c.before, c.after), 200_000) }));
+    return { ...summary, server: cut(summary.server, 200), changes };
+  }
+  if (summary.kind === 'mcp-server') {
+    const lines = (list: readonly string[], max: number) => list.slice(0, max).map((line) => cut(line, 5000));
+    return {
+      ...summary,
+      server: cut(summary.server, 200),
+      launch: cut(summary.launch, 20_000),
+      ...(summary.executable !== undefined ? { executable: cut(summary.executable, 4096) } : {}),
+      env: lines(summary.env, 200),
+      headers: lines(summary.headers, 100),
+      ...(summary.programs ? { programs: summary.programs.slice(0, 50).map((p) => cut(p, 4096)) } : {}),
+    };
+  }
+  if (summary.kind === 'mcp') return { ...summary, server: cut(summary.server, 200), tool: cut(summary.tool, 200), hidden: summary.hidden.slice(0, 20).map((h) => cut(h, 2000)) };
+  return summary;
+}
+
 function cardOf(id: string, request: ApprovalRequest): ApprovalCard {
   const { assessment, permission } = request;
-  const summary =
-    assessment.summary.kind === 'delegate' && assessment.summary.prompt.length > CARD_PROMPT_CHARS
-      ? { ...assessment.summary, prompt: `${assessment.summary.prompt.slice(0, CARD_PROMPT_CHARS)}\n… [${assessment.summary.prompt.length - CARD_PROMPT_CHARS} more characters]` }
-      : assessment.summary;
+  const summary = shownSummary(assessment.summary);
+  const once = ONCE_ONLY.has(summary.kind);
   return {
     id,
-    tool: request.tool,
+    tool: cut(request.tool, 200),
     risk: assessment.risk,
     summary,
     source: permission.source,
     reasons: [...permission.reasons],
-    grantable: [...permission.grantable],
-    sessionGrants: [...permission.sessionGrants],
-    canAlways: permission.grantable.length > 0 && !permission.grantable.some((p) => GLOB_CHARS.test(p)) && typeof userRules()[request.tool] !== 'string',
+    grantable: once ? [] : [...permission.grantable],
+    sessionGrants: once ? [] : [...permission.sessionGrants],
+    canAlways: !once && permission.grantable.length > 0 && !permission.grantable.some((p) => GLOB_CHARS.test(p)) && typeof userRules()[request.tool] !== 'string',
     canOpenDiff: assessment.proposal !== undefined,
     // A subagent's call is labelled with its name and type.
     ...(request.agentType && isAgentType(request.agentType) ? { agent: request.agent, agentType: request.agentType } : {}),

@@ -14,6 +14,8 @@ import { applySetup, modelFromSettings, setupChoices } from './modelFromSettings
 import { openPanelConversation } from './panelConversation';
 import { PanelAgents } from './panelAgents';
 import { PanelMemory } from './panelMemory';
+import { PanelMcp } from './panelMcp';
+import { openWindowMcp, watchMcpFiles, workspaceNames, type McpContext } from './mcpFace';
 import { skillsMessage } from './panelSkills';
 import { confirmMemoryDelete, offerMemoryUndo, showMemoryFile } from './memoryFace';
 import { runtime } from './runtime';
@@ -36,18 +38,23 @@ export interface RenderReport {
  */
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
-  private readonly transcript = new Transcript((message) => {
-    // What changes the conversation is recorded as it happens (a crash loses at most this line).
-    if (this.session && (message.type === 'append' || message.type === 'delta' || message.type === 'tool' || message.type === 'usage')) {
-      this.sessions.append(this.session, { type: 'view', message });
-    }
-    this.post(message);
-  });
+  private readonly transcript = new Transcript(
+    (message) => {
+      // What changes the conversation is recorded as it happens (a crash loses at most this line).
+      if (this.session && (message.type === 'append' || message.type === 'delta' || message.type === 'tool' || message.type === 'usage')) {
+        this.sessions.append(this.session, { type: 'view', message });
+      }
+      this.post(message);
+    },
+    (name, args) => this.mcp.titleOf(name, args),
+  );
   private readonly approvals: ApprovalCards;
   private readonly questions: QuestionModal;
   private readonly todos: PanelTodos;
   private readonly agents: PanelAgents;
   private readonly memory: PanelMemory;
+  /** The window's MCP servers, shared by its chats (one set, made when a chat first needs it). */
+  private readonly mcp: PanelMcp;
   /** Made on first use (the runtime loads then), and anew for a new or resumed chat. */
   private conversation: Conversation | undefined;
   /** What the next conversation starts from: a resumed session's history and state. */
@@ -66,13 +73,18 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly log: vscode.LogOutputChannel,
     private readonly storageUri: vscode.Uri,
     private readonly secrets: vscode.SecretStorage,
+    mcpContext: McpContext,
   ) {
     this.sessions = new SessionStore(vscode.Uri.joinPath(storageUri, 'sessions').fsPath);
     this.approvals = new ApprovalCards((message) => this.post(message), log, storageUri, (callId, waiting) => {
       this.transcript.awaiting(callId, waiting);
       this.agents.awaiting(callId, waiting);
     });
-    this.agents = new PanelAgents((message) => this.post(message), (text) => this.transcript.append({ kind: 'notice', level: 'info', text }));
+    this.agents = new PanelAgents(
+      (message) => this.post(message),
+      (text) => this.transcript.append({ kind: 'notice', level: 'info', text }),
+      (name, args) => this.mcp.titleOf(name, args),
+    );
     this.questions = new QuestionModal((message) => this.post(message), log);
     this.todos = new PanelTodos((message) => this.post(message), log);
     this.memory = new PanelMemory((message) => this.post(message), {
@@ -88,6 +100,18 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       trusted: () => vscode.workspace.isTrusted,
       warn: (text) => log.warn(text),
     });
+    this.mcp = new PanelMcp(
+      (message) => this.post(message),
+      {
+        open: (hooks) => openWindowMcp(mcpContext, readSettings().values, { ...hooks, approve: this.approvals.broker.approve, ask: this.questions.ask, warn: (text) => log.warn(text) }),
+        settings: () => readSettings().values,
+        disabledServers: workspaceNames(mcpContext.workspaceState, 'peon.mcp.disabledServers'),
+        disabledTools: workspaceNames(mcpContext.workspaceState, 'peon.mcp.disabledTools'),
+        onReplaced: (servers) => this.conversation?.useMcp(servers),
+        warn: (text) => log.warn(text),
+      },
+      vscode.workspace.isTrusted,
+    );
     this.model = this.readModel();
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
@@ -98,6 +122,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       }),
       // Trust granted while the chat is open: the workspace's skills (and tools) join it now.
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.reconfigure()),
+      watchMcpFiles(() => this.mcp.replace()),
     );
   }
 
@@ -186,6 +211,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** Settings or trust changed: the conversation follows now (its skills too), not only at the next message. */
   private reconfigure(): void {
+    // The MCP servers are the window's: made anew when trust or their configuration changed.
+    this.mcp.reconsider(readSettings().values, vscode.workspace.isTrusted);
     const conversation = this.conversation;
     if (!conversation) return;
     const settings = readSettings();
@@ -204,6 +231,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       extensionUri: this.extensionUri,
       storageUri: this.storageUri,
       settings: readSettings(),
+      mcp: this.mcp.servers(),
       hooks: {
         approve: this.approvals.broker.approve,
         ask: this.questions.ask,
@@ -241,6 +269,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.todos.attach(conversation);
     this.postState();
     this.post(skillsMessage(conversation));
+    this.mcp.postStatus();
     return conversation;
   }
 
@@ -290,7 +319,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
   }
 
+  /** Stops the window's MCP servers (deactivation waits for them: each runs in its own process group). */
+  shutdown(): Promise<void> {
+    return this.mcp.dispose();
+  }
+
   dispose(): void {
+    void this.mcp.dispose();
     this.approvals.dispose();
     this.questions.dispose();
     this.todos.dispose();
@@ -333,6 +368,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         listMemory: () => this.memory.list(),
         openMemory: (message) => void this.memory.open(message.id),
         deleteMemory: (message) => void this.memory.delete(message.id),
+        mcpStart: () => void this.mcp.start(),
+        mcpServer: (message) => void this.mcp.server(message.name, message.action),
+        mcpTool: (message) => void this.mcp.tool(message.name, message.enabled),
       },
       parsed.message,
     );
@@ -347,6 +385,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     for (const request of this.questions.pending()) this.post({ type: 'question', request });
     this.agents.postAll();
     this.post(skillsMessage(this.conversation));
+    this.post(this.mcp.status());
     // The todo list is the workspace's: shown from the start, the runtime loaded after the panel drew.
     if (this.conversation) void this.todos.refresh();
     else setImmediate(() => this.ensureConversation());

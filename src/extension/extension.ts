@@ -11,12 +11,12 @@ export interface PeonApi {
 }
 
 const panelBundle = lazyBundle<typeof Panel>('panel');
+let panel: ReturnType<typeof Panel.openPanel> | undefined;
 
 // activate() stays synchronous and small: no network, no secrets, no workspace scan; the
 // panel's code loads when the view first resolves or a command first runs (PERF.md B12).
 export function activate(context: vscode.ExtensionContext): PeonApi {
   const log = vscode.window.createOutputChannel('Peon', { log: true });
-  let panel: ReturnType<typeof Panel.openPanel> | undefined;
   const open = (): ReturnType<typeof Panel.openPanel> => (panel ??= panelBundle().openPanel(context, log));
   context.subscriptions.push(
     log,
@@ -31,4 +31,7 @@ export function activate(context: vscode.ExtensionContext): PeonApi {
   return { chat: { whenRendered: () => open().chat.whenRendered() } };
 }
 
-export function deactivate(): void {}
+/** The window's MCP servers (each in a session of its own) are stopped here and waited for; the runtime's exit hook only kills what is left. */
+export function deactivate(): Promise<void> | undefined {
+  return panel?.shutdown();
+}

@@ -6,12 +6,14 @@ import { showHistory } from './historyPicker';
 import { selectModel, setApiKey } from './modelFromSettings';
 
 export function openPanel(context: vscode.ExtensionContext, log: vscode.LogOutputChannel) {
-  const chat = new ChatViewProvider(context.extensionUri, log, context.storageUri ?? context.globalStorageUri, context.secrets);
+  const chat = new ChatViewProvider(context.extensionUri, log, context.storageUri ?? context.globalStorageUri, context.secrets, context);
   context.subscriptions.push(chat);
   return {
     chat,
     showHistory: () => showHistory(chat),
     setApiKey: () => setApiKey(context.secrets),
     selectModel: () => selectModel(context.secrets),
+    /** Deactivation: the window's MCP servers stopped, and waited for. */
+    shutdown: () => chat.shutdown(),
   };
 }

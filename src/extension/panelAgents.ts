@@ -5,7 +5,7 @@
 import type { LoopEvent } from '../core/agent/loop';
 import type { LoadedAgent } from '../core/sessions/agentStore';
 import { MAX_MESSAGE_CHARS, type AgentInfo, type HostMessage } from '../shared/messages';
-import { Transcript } from './transcript';
+import { Transcript, type ToolTitles } from './transcript';
 
 const ENDED = new Set(['completed', 'failed', 'interrupted']);
 
@@ -19,6 +19,8 @@ export class PanelAgents {
     private readonly post: (message: HostMessage) => void,
     /** A line in the chat (a background agent ended). */
     private readonly notice: (text: string) => void,
+    /** What its tool cards read for MCP tools. */
+    private readonly titles?: ToolTitles,
   ) {}
 
   /** A new chat: no agents. */
@@ -96,7 +98,7 @@ export class PanelAgents {
       // Only the opened agent's updates go to the webview; its usage counts in the chat's meter elsewhere.
       transcript = new Transcript((message) => {
         if (this.opened === name && (message.type === 'append' || message.type === 'delta' || message.type === 'tool')) this.post({ type: 'agentUpdate', name, update: message });
-      });
+      }, this.titles);
       this.transcripts.set(name, transcript);
     }
     return transcript;

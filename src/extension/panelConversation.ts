@@ -4,7 +4,7 @@
 // the runtime (src/core/conversation), as for every face.
 import fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { Conversation, ConversationHooks, SavedState } from '../core/conversation/index';
+import type { Conversation, ConversationHooks, McpServers, SavedState } from '../core/conversation/index';
 import type { HistoryItem } from '../core/model/modelClient';
 import type { LoadedAgent } from '../core/sessions/agentStore';
 import type { SettingLayers, SettingValues } from '../core/settings';
@@ -21,6 +21,8 @@ export interface PanelSetup {
   readonly state?: SavedState;
   /** A resumed chat's subagents. */
   readonly agents?: readonly LoadedAgent[];
+  /** The window's MCP servers (shared by its chats). */
+  readonly mcp?: McpServers | undefined;
 }
 
 /** The panel's conversation over the open folders, or undefined when none is open. */
@@ -50,6 +52,7 @@ export function openPanelConversation(setup: PanelSetup): Conversation | undefin
     ...(setup.history ? { history: setup.history } : {}),
     ...(setup.state ? { state: setup.state } : {}),
     ...(setup.agents ? { agents: setup.agents } : {}),
+    ...(setup.mcp ? { mcp: setup.mcp } : {}),
   });
 }
 

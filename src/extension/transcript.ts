@@ -8,6 +8,9 @@ import { parseHostMessage, TOOL_CARD_CHARS, TOOL_HEADLINE_CHARS, type HostMessag
 
 type TranscriptStatus = Extract<TranscriptEntry, { kind: 'tool' }>['status'];
 
+/** What a tool card reads instead of the tool's name and raw arguments (an MCP tool's "server › tool" and one-line input); undefined: as called. */
+export type ToolTitles = (name: string, args: string) => { readonly title: string; readonly args: string } | undefined;
+
 const boundedHeadline = (text: string): string => (text.length > TOOL_HEADLINE_CHARS ? `${text.slice(0, TOOL_HEADLINE_CHARS - 1)}…` : text);
 const bounded = (text: string): string => (text.length > TOOL_CARD_CHARS ? `${text.slice(0, TOOL_CARD_CHARS - 40)}\n… [${text.length - TOOL_CARD_CHARS + 40} more characters]` : text);
 
@@ -42,7 +45,10 @@ export class Transcript {
   /** USD so far; undefined once any request's price was unknown (a partial sum would mislead). */
   private chatCost: number | undefined = 0;
 
-  constructor(private readonly post: (message: HostMessage) => void) {}
+  constructor(
+    private readonly post: (message: HostMessage) => void,
+    private readonly titles?: ToolTitles,
+  ) {}
 
   clear(): void {
     this.entries = [];
@@ -126,7 +132,16 @@ export class Transcript {
         break;
       case 'tool_call': {
         this.streaming = undefined;
-        const card = { kind: 'tool' as const, id: `e${this.nextId++}`, name: event.call.name, args: bounded(event.call.arguments), status: 'running' as TranscriptStatus, output: '' };
+        const titled = this.titles?.(event.call.name, event.call.arguments);
+        const card = {
+          kind: 'tool' as const,
+          id: `e${this.nextId++}`,
+          name: event.call.name,
+          args: bounded(titled?.args ?? event.call.arguments),
+          ...(titled ? { title: boundedHeadline(titled.title) } : {}),
+          status: 'running' as TranscriptStatus,
+          output: '',
+        };
         this.cards.set(event.call.id, card);
         this.add(card);
         break;

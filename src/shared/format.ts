@@ -1,4 +1,4 @@
-// Numbers as the panel and the CLI both show them.
+// Numbers and short text as the panel and the CLI both show them.
 
 /** 512 B, 34 KB, 2.1 MB. */
 export function formatSize(bytes: number): string {
@@ -12,3 +12,13 @@ export const formatUsd = (usd: number): string => `$${usd < 1 ? usd.toFixed(4) :
 
 /** `text` at most `max` characters, a cut one ending in `…`. */
 export const cutText = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** A tool's input as one line (an MCP tool's card and its transcript entry): `key=value, …`, values cut. */
+export function argumentLine(input: Readonly<Record<string, unknown>>): string {
+  return cutText(
+    Object.entries(input)
+      .map(([k, v]) => `${k}=${cutText(JSON.stringify(v) ?? 'null', 60)}`)
+      .join(', '),
+    200,
+  );
+}

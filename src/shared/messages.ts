@@ -38,6 +38,8 @@ export const TranscriptEntry = z.discriminatedUnion('kind', [
     output: z.string().max(TOOL_CARD_CHARS),
     /** What happened, in one sentence, once it finished ("Fetched example.org/docs · 34 KB → Markdown"). */
     headline: z.string().max(TOOL_HEADLINE_CHARS).optional(),
+    /** What the card reads instead of the tool's name: an MCP tool's "server › tool" (its args then the one-line summary). */
+    title: z.string().max(TOOL_HEADLINE_CHARS).optional(),
   }),
   /** `/skill-name` in the person's message loaded a skill (the chip under it): where from, its hash, what it hides, the subagent it forked, or why it failed. */
   z.object({
@@ -67,6 +69,29 @@ export const MemoryInfo = z.object({
   stale: z.boolean(),
 });
 export type MemoryInfo = z.infer<typeof MemoryInfo>;
+
+export const MCP_STATES = ['untrusted', 'disabled', 'needs-approval', 'needs-input', 'starting', 'ready', 'failed', 'stopped'] as const;
+/** One tool of an MCP server as the MCP section lists it: its Peon name, the server's, and its toggle. */
+export const McpToolInfo = z.object({ name: z.string().max(100), tool: z.string().max(200), enabled: z.boolean() });
+export type McpToolInfo = z.infer<typeof McpToolInfo>;
+/** One configured MCP server as the MCP section shows it (src/core/mcp/mcpServer.ts ServerStatus). */
+export const McpServerInfo = z.object({
+  name: z.string().max(200),
+  source: z.enum(['user', '.vscode/mcp.json', '.mcp.json']),
+  project: z.boolean(),
+  state: z.enum(MCP_STATES),
+  /** What runs: the command line or the URL. */
+  launch: z.string().max(20_000),
+  detail: z.string().max(4000).optional(),
+  /** The tail of its stderr (a failed server's why). */
+  stderr: z.string().max(8000).optional(),
+  tools: z.array(McpToolInfo).max(1000),
+  /** Tools that changed since approved, withheld until approved again. */
+  withheld: z.array(z.string().max(200)).max(1000),
+  /** Turned off for this workspace. */
+  disabled: z.boolean(),
+});
+export type McpServerInfo = z.infer<typeof McpServerInfo>;
 
 export const AGENT_STATUSES = ['pending', 'running', 'completed', 'failed', 'interrupted'] as const;
 export const AGENT_TYPE_NAMES = ['orchestrator', 'planner', 'developer', 'explorer'] as const;
@@ -172,7 +197,8 @@ export const ApprovalSummary = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('mcp-tools'),
     server: z.string().max(200),
-    changes: z.array(z.object({ tool: z.string().max(200), before: z.string().max(50_000), after: z.string().max(50_000) })).max(100),
+    /** `diff`: before → after as a unified diff, added by the host for the card. */
+    changes: z.array(z.object({ tool: z.string().max(200), before: z.string().max(50_000), after: z.string().max(50_000), diff: z.string().max(200_000).optional() })).max(100),
   }),
   /** A skill about to be read or loaded: where it came from, the SHA-256 of what will be used, what it hides; `fork`: the subagent type it starts. */
   z.object({
@@ -326,6 +352,14 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('skills'), skills: z.array(SkillInfo).max(1000), problems: z.array(z.string().max(4000)).max(1000) }),
   /** The workspace's memory entries (the memory view); `enabled`: peon.memory.enabled. */
   z.object({ type: z.literal('memory'), enabled: z.boolean(), entries: z.array(MemoryInfo).max(20_000) }),
+  /** The window's MCP servers as they are now, the configuration's problems, and how many tools are enabled against peon.mcp.maxTools. */
+  z.object({
+    type: z.literal('mcp'),
+    servers: z.array(McpServerInfo).max(200),
+    problems: z.array(z.string().max(4000)).max(200),
+    enabledTools: z.number().int().min(0),
+    maxTools: z.number().int().min(1),
+  }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -355,6 +389,12 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('listMemory') }),
   z.object({ type: z.literal('openMemory'), id: z.string().max(100) }),
   z.object({ type: z.literal('deleteMemory'), id: z.string().max(100) }),
+  /** The MCP section: start what may start now (not waiting for the next message). */
+  z.object({ type: z.literal('mcpStart') }),
+  /** The MCP section, for one server: approve it (or its changed tools), restart it, turn it on or off for this workspace. */
+  z.object({ type: z.literal('mcpServer'), name: z.string().min(1).max(200), action: z.enum(['approve', 'restart', 'enable', 'disable']) }),
+  /** The MCP section: one tool (by its Peon name) on or off for this workspace. */
+  z.object({ type: z.literal('mcpTool'), name: z.string().min(1).max(100), enabled: z.boolean() }),
   /** The person ticked, renamed or deleted a todo in the panel. */
   z.object({
     type: z.literal('editTodo'),

@@ -15,12 +15,15 @@ describe('webview -> host messages are validated', () => {
     [{ type: 'listMemory' }],
     [{ type: 'openMemory', id: 'obs-0a1b2c' }],
     [{ type: 'deleteMemory', id: 'cur-agents-md' }],
+    [{ type: 'mcpStart' }],
+    [{ type: 'mcpServer', name: 'everything', action: 'approve' }],
+    [{ type: 'mcpTool', name: 'everything__echo', enabled: false }],
   ])('accepts %j', (raw) => {
     expect(parseWebviewMessage(raw)).toEqual({ ok: true, message: raw });
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'editTodo' \| 'setup' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'setup' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -30,6 +33,9 @@ describe('webview -> host messages are validated', () => {
     ['remember without an entry', { type: 'remember', entryId: '' }, /at entryId/],
     ['a memory id as a number', { type: 'openMemory', id: 7 }, /expected string.*at id/],
     ['a memory id past its bound', { type: 'deleteMemory', id: 'x'.repeat(101) }, /at id/],
+    ['an MCP action outside the set', { type: 'mcpServer', name: 'everything', action: 'trust' }, /at action/],
+    ['an MCP server without a name', { type: 'mcpServer', name: '', action: 'restart' }, /at name/],
+    ['an MCP tool toggle as a string', { type: 'mcpTool', name: 'everything__echo', enabled: 'false' }, /expected boolean.*at enabled/],
   ])('rejects %s', (_what, raw, error) => {
     const parsed = parseWebviewMessage(raw);
     expect(parsed.ok).toBe(false);
@@ -73,7 +79,19 @@ describe('host -> webview messages are validated', () => {
     expect(parseHostMessage({ type: 'memory', enabled: true, entries: [{ id: 'obs-0a1b2c', kind: 'observation', title: 'Use pnpm', file: '.peon/memory/observations/obs-0a1b2c.md', created: '2025-01-01T00:00:00.000Z', stale: false }] }).ok).toBe(true);
   });
 
+  const server = { name: 'everything', source: '.vscode/mcp.json', project: true, state: 'ready', launch: 'node index.js stdio', tools: [{ name: 'everything__echo', tool: 'echo', enabled: true }], withheld: [], disabled: false };
+  test('accepts the MCP section, an MCP tool card and a changed-tools card with its diff', () => {
+    expect(parseHostMessage({ type: 'mcp', servers: [server], problems: ['.mcp.json: not JSON'], enabledTools: 1, maxTools: 64 }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'append', entry: { kind: 'tool', id: 'e5', name: 'everything__echo', title: 'everything › echo', args: 'message="hi"', status: 'running', output: '' } }).ok).toBe(true);
+    const changes = [{ tool: 'echo', before: 'name: echo', after: 'name: echo\nmore', diff: '@@ -1 +1,2 @@\n name: echo\n+more' }];
+    const card = { id: 'a1', tool: 'everything', risk: 'process', summary: { kind: 'mcp-tools', server: 'everything', changes }, source: 's', reasons: [], grantable: [], sessionGrants: [], canAlways: false, canOpenDiff: false };
+    expect(parseHostMessage({ type: 'approval', card }).ok).toBe(true);
+  });
+
   test.each([
+    ['an MCP server in a state outside the set', { type: 'mcp', servers: [{ ...server, state: 'running' }], problems: [], enabledTools: 0, maxTools: 64 }],
+    ['an MCP server from an unknown source', { type: 'mcp', servers: [{ ...server, source: '.cursor/mcp.json' }], problems: [], enabledTools: 0, maxTools: 64 }],
+    ['an MCP section without maxTools', { type: 'mcp', servers: [], problems: [], enabledTools: 0 }],
     ['a skill chip whose hash is not a SHA-256', { type: 'append', entry: { kind: 'skill', id: 'e3', name: 'x', source: 's', sha256: 'abc', hidden: [] } }],
     ['a skill chip without its hidden list', { type: 'append', entry: { kind: 'skill', id: 'e3', name: 'x', source: 's' } }],
     ['a skill whose fork is a string', { type: 'skills', skills: [{ name: 'x', description: '', source: 's', fork: 'yes' }], problems: [] }],
@@ -113,6 +131,9 @@ test('dispatch calls the handler of the message type, and only it', () => {
     listMemory: () => seen.push('listMemory'),
     openMemory: () => seen.push('openMemory'),
     deleteMemory: () => seen.push('deleteMemory'),
+    mcpStart: () => seen.push('mcpStart'),
+    mcpServer: () => seen.push('mcpServer'),
+    mcpTool: () => seen.push('mcpTool'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
   dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });

@@ -155,6 +155,8 @@ export class Conversation {
   private live: CallPipeline | undefined;
   private contextTokens = 0;
   private catalog: SkillCatalog;
+  /** The workspace's MCP servers: the setup's, until the face replaces them (useMcp). */
+  private mcp: McpServers | undefined;
   /** The MCP tool set the registry holds (McpServers.version). */
   private mcpVersion: number;
 
@@ -162,6 +164,7 @@ export class Conversation {
     this.type = setup.agentType ?? 'orchestrator';
     this.workspace = new Workspace(setup.folders.map((f) => ({ ...(f.name ? { name: f.name } : {}), path: f.path })));
     this.trusted = setup.trusted ?? true;
+    this.mcp = setup.mcp;
     this.mcpVersion = setup.mcp?.version ?? 0;
     this.registry = this.buildRegistry();
     this.toolSpecs = specsOf(this.registry);
@@ -201,7 +204,7 @@ export class Conversation {
 
   /** Its type's table, bound: a tool outside it does not exist for this agent. */
   private buildRegistry(): ToolRegistry {
-    return registryFor(this.type, { trusted: this.trusted, planInherited: this.setup.child?.spec.planInherited ?? false, memory: this.memoryOn, extra: this.setup.mcp?.tools() ?? [] });
+    return registryFor(this.type, { trusted: this.trusted, planInherited: this.setup.child?.spec.planInherited ?? false, memory: this.memoryOn, extra: this.mcp?.tools() ?? [] });
   }
 
   /**
@@ -210,11 +213,25 @@ export class Conversation {
    * set rebuilds the registry before the next call or request.
    */
   private async syncMcp(signal: AbortSignal): Promise<void> {
-    const mcp = this.setup.mcp;
+    const mcp = this.mcp;
     if (!mcp?.configured) return;
     if (!this.setup.child) await mcp.ready(signal);
     if (mcp.version === this.mcpVersion) return;
     this.mcpVersion = mcp.version;
+    this.registry = this.buildRegistry();
+    this.toolSpecs = specsOf(this.registry);
+    this.direct = this.pipeline(this.setup.signal ?? new AbortController().signal);
+  }
+
+  /**
+   * The face replaced its MCP servers (the panel rebuilds them when Workspace Trust or
+   * their configuration changes): their tools from the next call or request on, the old
+   * set's gone at once. A running subagent keeps the set it started with.
+   */
+  useMcp(mcp: McpServers | undefined): void {
+    if (mcp === this.mcp) return;
+    this.mcp = mcp;
+    this.mcpVersion = mcp?.version ?? 0;
     this.registry = this.buildRegistry();
     this.toolSpecs = specsOf(this.registry);
     this.direct = this.pipeline(this.setup.signal ?? new AbortController().signal);
@@ -279,6 +296,7 @@ export class Conversation {
     const label = { agent: spec.name, agentType: spec.type };
     return new Conversation({
       ...this.setup,
+      mcp: this.mcp,
       agentType: spec.type,
       agent: spec.name,
       settings: this.settings,

@@ -118,6 +118,8 @@ export class McpServer {
 
   /** Starts it (or joins the start in flight); resolves when ready or failed, never rejects. */
   start(launch: ServerLaunch, signal: AbortSignal): Promise<void> {
+    // Running already (started from the panel before a turn's ready()): one process, not two.
+    if (this.connection && this.state === 'ready') return Promise.resolve();
     this.launch = launch;
     this.starting ??= this.connect(launch, signal).finally(() => (this.starting = undefined));
     return this.starting;

@@ -98,6 +98,16 @@ export class McpServers {
     return this.toolList;
   }
 
+  /** Every ready server's tools by their Peon names, disabled ones too (the panel's toggles and tool cards). */
+  named(): { readonly name: string; readonly server: string; readonly tool: string }[] {
+    return [...this.table].map(([name, ref]) => ({ name, server: ref.server, tool: ref.tool }));
+  }
+
+  /** The disabled tools changed (the panel's toggles): the tool set follows now. */
+  refresh(): void {
+    this.changed();
+  }
+
   /** The PIDs of running stdio servers (tests check nothing survives them). */
   pids(): number[] {
     return this.servers.flatMap((s) => (s.pid ? [s.pid] : []));

@@ -7,7 +7,7 @@
 // trusted). Input is checked by ajv against the server's schema before anything else.
 import type { AnyTool, Assessment, ToolContext, ToolResult } from '../tools/contract';
 import { ToolError } from '../tools/toolError';
-import { cutText } from '../../shared/format';
+import { argumentLine, cutText } from '../../shared/format';
 import { findHidden, describeHidden } from '../../shared/hiddenText';
 import { compileInputSchema, modelSchema, type InputCheck } from './mcpSchema';
 import type { ListedTool } from './mcpClient';
@@ -34,16 +34,6 @@ function hintsOf(tool: ListedTool): string[] {
   if (a.idempotentHint === true) hints.push('idempotent');
   if (a.openWorldHint === true) hints.push('reaches outside (open world)');
   return hints;
-}
-
-/** One line of the input for a tool card: `key=value, …`, values cut. */
-export function argumentLine(input: Record<string, unknown>): string {
-  return cutText(
-    Object.entries(input)
-      .map(([k, v]) => `${k}=${cutText(typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? 'null', 60)}`)
-      .join(', '),
-    200,
-  );
 }
 
 /** The tool, or why it cannot be offered (its schema does not compile). */

@@ -60,3 +60,20 @@ test('once a request had no known price, the chat cost is unknown rather than pa
   expect(transcript.meter?.promptCost).toBeCloseTo(REQUEST_COST, 12);
   expect(transcript.meter?.outputTokens).toBe(60);
 });
+
+test('an MCP tool card reads "server › tool" with its input in one line, and so it is restored; other tools as called', () => {
+  const posted: HostMessage[] = [];
+  const titles = (name: string, args: string) => (name === 'everything__echo' ? { title: 'everything › echo', args: `line of ${args}` } : undefined);
+  const transcript = new Transcript((m) => posted.push(m), titles);
+  const echo = { id: 'c1', name: 'everything__echo', arguments: '{"message":"hi"}' };
+  transcript.apply({ type: 'tool_call', call: echo });
+  transcript.apply({ type: 'tool_call', call: { id: 'c2', name: 'read', arguments: '{"path":"a"}' } });
+  transcript.apply({ type: 'tool_result', call: echo, outcome: { tool: 'everything__echo', ok: true, output: 'Echo: hi', headline: 'everything › echo · 8 B', data: {}, risk: 'process', permission: { decision: 'ask', answer: 'approved' } as never } });
+  expect(transcript.entries).toEqual([
+    { kind: 'tool', id: 'e1', name: 'everything__echo', title: 'everything › echo', args: 'line of {"message":"hi"}', status: 'ok', output: 'Echo: hi', headline: 'everything › echo · 8 B' },
+    { kind: 'tool', id: 'e2', name: 'read', args: '{"path":"a"}', status: 'running', output: '' },
+  ]);
+  const restored = new Transcript(() => {});
+  restored.restore(posted);
+  expect(restored.entries[0]).toEqual(transcript.entries[0]);
+});
