@@ -215,7 +215,7 @@ export class Conversation {
   private async syncMcp(signal: AbortSignal): Promise<void> {
     const mcp = this.mcp;
     if (!mcp?.configured) return;
-    if (!this.setup.child) await mcp.ready(signal);
+    if (!this.setup.child && !mcp.settled()) await mcp.ready(signal);
     if (mcp.version === this.mcpVersion) return;
     this.mcpVersion = mcp.version;
     this.registry = this.buildRegistry();
@@ -410,7 +410,7 @@ export class Conversation {
 
   /** One tool call outside a model turn (`peon tool`), in order with the others. */
   async call(name: string, input: unknown): Promise<ToolCallOutcome> {
-    await this.syncMcp(this.setup.signal ?? new AbortController().signal);
+    if (this.mcp?.configured) await this.syncMcp(this.setup.signal ?? NEVER);
     return this.direct.call(name, input);
   }
 
@@ -499,6 +499,9 @@ export class Conversation {
     return new CallPipeline(this.tools, { ...this.context, signal, subagents, ...memory }, this.setup.hooks.approve, this.permissions, this.state, judge);
   }
 }
+
+/** A signal nothing aborts (calls outside a turn, where the face gave none). */
+const NEVER = new AbortController().signal;
 
 const specsOf = (registry: ToolRegistry): ToolSpec[] => registry.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
 

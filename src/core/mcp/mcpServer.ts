@@ -101,6 +101,10 @@ export class McpServer {
     });
   }
 
+  hasWithheld(): boolean {
+    return this.withheldTools.size > 0;
+  }
+
   withheld(): WithheldTool[] {
     return [...this.withheldTools.values()];
   }

@@ -68,6 +68,7 @@ export class McpServers {
   private readonly servers: McpServer[];
   private readonly launches = new Map<string, string>();
   private started: Promise<void> | undefined;
+  private startedAll = false;
   /** Cards already answered this session (a denial is not asked again until restarted by hand). */
   private readonly asked = new Set<string>();
   private table = new Map<string, McpToolRef & { readonly listed: ListedTool }>();
@@ -118,12 +119,26 @@ export class McpServers {
    * session), and resolves when every start in flight has ended — ready or failed.
    */
   async ready(signal: AbortSignal): Promise<void> {
-    this.started ??= Promise.all(this.servers.map((s) => this.begin(s, signal, false))).then(() => undefined);
+    if (this.settled()) return;
+    this.started ??= Promise.all(this.servers.map((s) => this.begin(s, signal, false))).then(() => {
+      this.startedAll = true;
+    });
     await this.started;
     for (const server of this.servers) {
       if (server.state === 'needs-approval' && !this.asked.has(`server:${server.config.name}`)) await this.begin(server, signal, true);
       if (server.withheld().length > 0 && !this.asked.has(`tools:${server.config.name}`)) await this.reviewTools(server, signal);
     }
+  }
+
+  /** Nothing to start, join or ask: every call before a tool call need not wait (B16: each call asks this). */
+  settled(): boolean {
+    if (!this.startedAll) return false;
+    for (const server of this.servers) {
+      if (server.state === 'starting') return false;
+      if (server.state === 'needs-approval' && !this.asked.has(`server:${server.config.name}`)) return false;
+      if (server.hasWithheld() && !this.asked.has(`tools:${server.config.name}`)) return false;
+    }
+    return true;
   }
 
   /**
