@@ -65,7 +65,7 @@ describe('model status', () => {
   });
 });
 
-test('the defaults are the declared ones: no judge model, compaction at 80%, bash timeouts, the agents\' argument vectors, the web\'s, the subagents\' bounds, skills and memory', () => {
+test('the defaults are the declared ones: no judge model, compaction at 80%, bash timeouts, the agents\' argument vectors, the web\'s, the subagents\' bounds, skills, memory and MCP', () => {
   expect(DEFAULTS).toEqual({
     'peon.compaction.threshold': 0.8,
     'peon.permission.judge': false,
@@ -92,5 +92,10 @@ test('the defaults are the declared ones: no judge model, compaction at 80%, bas
     'peon.memory.maxResults': 5,
     'peon.memory.relevanceGate': 'auto',
     'peon.memory.minScore': 0.3,
+    'peon.mcp.servers': {},
+    'peon.mcp.timeoutSeconds': 60,
+    'peon.mcp.startTimeoutSeconds': 30,
+    'peon.mcp.maxMessageMB': 16,
+    'peon.mcp.maxTools': 64,
   });
 });
