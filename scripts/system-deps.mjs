@@ -8,9 +8,11 @@ import { pathToFileURL } from 'node:url';
  * Everything `npm test` needs from Debian: code-server's native build, rg, the e2e
  * browser, unzip to read the VSIX, iproute2 to bring up loopback in the network
  * namespace of the agent round trip, bsdutils for script(1) (a pseudo-terminal for the
- * CLI's questions), openssl for the self-signed certificate webfetch must refuse.
+ * CLI's questions), openssl for the self-signed certificate webfetch must refuse,
+ * bubblewrap for the sandbox commands run in (and its tests), socat for Claude Code's own sandbox, util-linux's setpriv for
+ * running those tests again as an ordinary user.
  */
-export const TEST_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev', 'pkg-config', 'unzip', 'iproute2', 'bsdutils', 'openssl'];
+export const TEST_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev', 'pkg-config', 'unzip', 'iproute2', 'bsdutils', 'openssl', 'bubblewrap', 'socat', 'util-linux', 'passwd'];
 
 function installed(pkg) {
   const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });

@@ -71,6 +71,8 @@ export function openToolHost(options: ToolHostOptions): ToolHost {
     settings: settings.values,
     layers: settings.layers,
     trashDir: path.join(stateDir(), 'trash', run),
+    // Sessions, trash, tokens: out of sight of sandboxed commands.
+    privateDirs: [stateDir()],
     // dist/bin/rg beside dist/cli.js first, then node_modules, then PATH.
     ripgrep: { bundled: [path.join(__dirname, 'bin', 'rg')] },
     // HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY, as curl reads them.

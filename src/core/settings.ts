@@ -92,9 +92,33 @@ export const SETTINGS = {
     default: 600,
     description: 'The longest a bash command may run (seconds): a call may only ask for less. Read from user settings only.',
   },
-  'peon.agents.claude.command': agentCommand('agent_claude', ['claude', '-p']),
+  'peon.sandbox.mode': {
+    schema: z.enum(['workspace-write', 'read-only', 'off']),
+    scope: 'machine',
+    default: 'workspace-write',
+    description: 'How bash commands run (Linux, with bubblewrap). Read from user settings only.',
+    enumDescriptions: [
+      'In a sandbox: writes only in the workspace folders and a private /tmp; your credentials (~/.ssh, ~/.aws, …) and secret variables hidden; no network.',
+      'In a sandbox that writes nowhere but its private /tmp.',
+      'Not sandboxed: every command asks, on a red card, each time.',
+    ],
+  },
+  'peon.sandbox.network': {
+    schema: z.boolean(),
+    scope: 'machine',
+    default: false,
+    description: 'Give sandboxed commands the network (the card says "network ON"). Read from user settings only.',
+  },
+  'peon.sandbox.required': {
+    schema: z.boolean(),
+    scope: 'machine',
+    default: false,
+    description: 'Refuse to run a command when the sandbox cannot be had (instead of asking on a red card). Read from user settings only.',
+  },
+  // Each agent's own sandbox on for its commands, where its CLI has one (DESIGN.md §9).
+  'peon.agents.claude.command': agentCommand('agent_claude', ['claude', '-p', '--settings', '{"sandbox":{"enabled":true}}']),
   // `--`: a prompt like "help" or "review" is a prompt, not a codex subcommand
-  'peon.agents.codex.command': agentCommand('agent_codex', ['codex', 'exec', '--']),
+  'peon.agents.codex.command': agentCommand('agent_codex', ['codex', 'exec', '--sandbox', 'workspace-write', '--']),
   'peon.agents.pi.command': agentCommand('agent_pi', ['pi', '-p']),
   'peon.subagents.maxDepth': {
     schema: z.number().int().min(1).max(5),

@@ -74,6 +74,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly storageUri: vscode.Uri,
     private readonly secrets: vscode.SecretStorage,
     mcpContext: McpContext,
+    private readonly globalStorageUri?: vscode.Uri,
   ) {
     this.sessions = new SessionStore(vscode.Uri.joinPath(storageUri, 'sessions').fsPath);
     this.approvals = new ApprovalCards((message) => this.post(message), log, storageUri, (callId, waiting) => {
@@ -230,6 +231,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const conversation = openPanelConversation({
       extensionUri: this.extensionUri,
       storageUri: this.storageUri,
+      ...(this.globalStorageUri ? { globalStorageUri: this.globalStorageUri } : {}),
       settings: readSettings(),
       mcp: this.mcp.servers(),
       hooks: {

@@ -6,7 +6,7 @@ import { showHistory } from './historyPicker';
 import { selectModel, setApiKey } from './modelFromSettings';
 
 export function openPanel(context: vscode.ExtensionContext, log: vscode.LogOutputChannel) {
-  const chat = new ChatViewProvider(context.extensionUri, log, context.storageUri ?? context.globalStorageUri, context.secrets, context);
+  const chat = new ChatViewProvider(context.extensionUri, log, context.storageUri ?? context.globalStorageUri, context.secrets, context, context.globalStorageUri);
   context.subscriptions.push(chat);
   return {
     chat,

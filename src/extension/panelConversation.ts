@@ -15,6 +15,8 @@ import { runtime } from './runtime';
 export interface PanelSetup {
   readonly extensionUri: vscode.Uri;
   readonly storageUri: vscode.Uri;
+  /** The extension's storage of every workspace (tokens, sessions): hidden from sandboxed commands. */
+  readonly globalStorageUri?: vscode.Uri;
   readonly hooks: Omit<ConversationHooks, 'unsaved' | 'diagnostics'>;
   readonly settings: { readonly values: SettingValues; readonly layers: SettingLayers };
   readonly history?: readonly HistoryItem[];
@@ -37,6 +39,8 @@ export function openPanelConversation(setup: PanelSetup): Conversation | undefin
     // Restricted mode (an untrusted workspace): only the read-only tools exist.
     trusted: vscode.workspace.isTrusted,
     trashDir: vscode.Uri.joinPath(setup.storageUri, 'trash').fsPath,
+    // Sessions, trash, approvals in review: out of sight of sandboxed commands.
+    privateDirs: [setup.storageUri.fsPath, ...(setup.globalStorageUri ? [setup.globalStorageUri.fsPath] : [])],
     ripgrep: { bundled: [vscode.Uri.joinPath(setup.extensionUri, 'dist', 'bin', 'rg').fsPath], appRoot: vscode.env.appRoot },
     hooks: {
       ...setup.hooks,

@@ -142,8 +142,23 @@ export const CARD_COMMAND_CHARS = 100_000;
 export const ApprovalSummary = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('file-access'), path: z.string().max(4096), reasons: z.array(z.string().max(1000)).max(50) }),
   z.object({ kind: z.literal('file-change'), path: z.string().max(4096), operation: z.enum(['create', 'overwrite', 'edit', 'delete']), diff: z.string().max(2_000_000), reasons: z.array(z.string().max(1000)).max(50) }),
-  z.object({ kind: z.literal('command'), command: z.string().max(CARD_COMMAND_CHARS), cwd: z.string().max(4096), description: z.string().max(1000).optional() }),
-  z.object({ kind: z.literal('delegate'), executable: z.string().max(4096), argv: z.array(z.string().max(20_000)).max(200), prompt: z.string().max(20_000), workspace: z.string().max(4096), warning: z.string().max(2000) }),
+  z.object({
+    kind: z.literal('command'),
+    command: z.string().max(CARD_COMMAND_CHARS),
+    cwd: z.string().max(4096),
+    description: z.string().max(1000).optional(),
+    /** How it will run (DESIGN.md §9): green sandboxed, amber network on, red not sandboxed. */
+    sandbox: z.object({ state: z.enum(['sandboxed', 'network', 'unsandboxed']), text: z.string().max(20_000) }).optional(),
+  }),
+  z.object({
+    kind: z.literal('delegate'),
+    executable: z.string().max(4096),
+    argv: z.array(z.string().max(20_000)).max(200),
+    prompt: z.string().max(20_000),
+    workspace: z.string().max(4096),
+    warning: z.string().max(2000),
+    containment: z.string().max(2000).optional(),
+  }),
   /** A request leaving the machine: the URL, its host as sent (punycode) and as Unicode when different, a search's query. */
   z.object({
     kind: z.literal('network'),

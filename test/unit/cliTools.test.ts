@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { makeWorkspace, tempDir } from './tools/toolTestContext';
+import { makeWorkspace, quietHome, tempDir } from './tools/toolTestContext';
 
 // `peon tools` / `peon tool` as a black box: the built CLI spawned, its JSON parsed (DESIGN.md §8).
 const json = (text: string) => JSON.parse(text) as Record<string, unknown>;
@@ -198,7 +198,8 @@ describe('permissions through the CLI (--config is user scope, .vscode/settings.
 
   test('bash pattern rules, segment by segment: a user allow runs; a chained command asks; a workspace allow is ignored, its deny applies', () => {
     const root = makeWorkspace({ '.vscode/settings.json': '{ "peon.permission.rules": { "bash": { "touch *": "allow", "echo denied*": "deny" } } }' });
-    const bash = (command: string) => json(peon(['tool', 'bash', '--workspace', root, '--config', config({ bash: { 'echo *': 'allow' } }), '--input', JSON.stringify({ command })]).lines[0]!);
+    const home = quietHome();
+    const bash = (command: string) => json(peon(['tool', 'bash', '--workspace', root, '--config', config({ bash: { 'echo *': 'allow' } }), '--input', JSON.stringify({ command })], { env: { HOME: home } }).lines[0]!);
     expect(bash('echo hello')).toMatchObject({ ok: true, output: 'hello\n[exit code 0]', permission: { decision: 'allow', source: 'peon.permission.rules (user): bash "echo *" -> allow' } });
     // The second segment is neither allowed nor read-only: the line asks, and --approve none denies it.
     expect(bash('echo hello && touch made.txt')).toMatchObject({ ok: false, permission: { decision: 'ask', answer: 'denied', reasons: ['`touch made.txt`: touch is not one of the read-only commands Peon runs without asking'] } });

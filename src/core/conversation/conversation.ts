@@ -24,6 +24,7 @@ import { modelJudge, type CommandJudge } from '../permissions/judgeModel';
 import { permissionConfig, type PermissionConfig } from '../permissions/rules';
 import { locateRipgrep, type LocateOptions } from '../search/ripgrep';
 import type { SettingLayers, SettingValues } from '../settings';
+import { CommandSandbox, sandboxSettings } from '../sandbox/commandSandbox';
 import type { Mode, QuestionAsker, SubagentControl, ToolContext, WebAccess } from '../tools/contract';
 import { DEFAULT_LIMITS } from '../tools/contract';
 import type { ToolRegistry } from '../tools/registry';
@@ -77,6 +78,8 @@ export interface ChildLink {
   readonly todos: TodoStore;
   /** The ripgrep the session found. */
   readonly ripgrep: string | undefined;
+  /** The session's sandbox (one private /tmp for its commands). */
+  readonly sandbox: CommandSandbox;
   /** The skills of the session (found when it started; again when trust or the skill settings change). */
   readonly skills: () => SkillCatalog;
 }
@@ -126,6 +129,8 @@ export interface ConversationSetup {
    * conversations): their tools join the registry; the main conversation starts them.
    */
   readonly mcp?: McpServers;
+  /** Peon's own state (the face's storage): hidden from sandboxed commands like the person's credentials. */
+  readonly privateDirs?: readonly string[];
 }
 
 export interface TurnResult {
@@ -189,6 +194,7 @@ export class Conversation {
       trash: new Trash(setup.trashDir),
       agent: setup.agent,
       ripgrep: setup.child ? setup.child.ripgrep : locateRipgrep(setup.ripgrep ?? {}),
+      sandbox: setup.child?.sandbox ?? this.rootSandbox(),
       settings: setup.settings,
       todos: this.todos,
       skills: this.catalog,
@@ -200,6 +206,17 @@ export class Conversation {
       ...(setup.env ? { env: setup.env } : {}),
     };
     this.direct = this.pipeline(setup.signal ?? new AbortController().signal);
+  }
+
+  /** The session's sandbox for commands: its settings read on every command, Peon's state hidden. */
+  private rootSandbox(): CommandSandbox {
+    return new CommandSandbox({
+      settings: () => sandboxSettings(this.settings ?? this.setup.settings),
+      folders: this.workspace.folders.map((f) => f.root),
+      env: this.setup.env ?? process.env,
+      ...(this.setup.privateDirs ? { privateDirs: this.setup.privateDirs } : {}),
+      ...(this.setup.home ? { home: this.setup.home } : {}),
+    });
   }
 
   /** Its type's table, bound: a tool outside it does not exist for this agent. */
@@ -305,7 +322,7 @@ export class Conversation {
       history: spec.history,
       state: undefined,
       agents: undefined,
-      child: { subagents, spec, grants: new ChildGrants(this.state.grants, spec.name), todos: this.todos, ripgrep: this.context.ripgrep, skills: () => this.catalog },
+      child: { subagents, spec, grants: new ChildGrants(this.state.grants, spec.name), todos: this.todos, ripgrep: this.context.ripgrep, sandbox: this.context.sandbox!, skills: () => this.catalog },
       hooks: {
         ...(hooks.diagnostics ? { diagnostics: hooks.diagnostics } : {}),
         ...(hooks.unsaved ? { unsaved: hooks.unsaved } : {}),

@@ -14,6 +14,7 @@ import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol
 import { findExecutable } from '../process/findExecutable';
 import { ProcessTree } from '../process/processTree';
 import { stripTerminalEscapes } from '../process/terminalText';
+import { killOnly } from '../sandbox/killOnly';
 
 /** What a stdio server inherits from the host (the SDK's list, plus the locale and the temp folder). */
 const INHERITED = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR'];
@@ -79,7 +80,9 @@ export class StdioTransport implements Transport {
     // A relative path is the configuration's, from the server's own folder.
     const file = findExecutable(launch.command.includes('/') ? path.resolve(launch.cwd, launch.command) : launch.command, env, false);
     if (!file) throw new Error(`${launch.command} was not found${launch.command.includes('/') ? '' : ' on PATH'}.`);
-    const child = spawn(file, [...launch.args], { cwd: launch.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
+    // In a PID namespace of its own where bubblewrap runs: nothing it starts outlives it, even when Peon is killed.
+    const run = await killOnly(file, launch.args, env);
+    const child = spawn(run.file, [...run.args], { cwd: launch.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     await new Promise<void>((resolve, reject) => {

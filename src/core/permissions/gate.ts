@@ -99,7 +99,12 @@ export async function judge(input: GateInput): Promise<PermissionDecision> {
   const summary = input.assessment.summary;
   // A question to the person is itself the person's say: never gated, whatever the rules.
   if (summary.kind === 'question') return { decision: 'allow', mode: 'allow', source: 'questions to you are never gated', reasons: [], grantable: [], sessionGrants: [] };
-  if (summary.kind === 'command') return judgeCommand(input, summary.command, mode, source, config);
+  if (summary.kind === 'command') {
+    const decision = await judgeCommand(input, summary.command, mode, source, config);
+    // A command outside the sandbox asks every time: no rule, grant or whitelist approves it for the person.
+    if (summary.sandbox?.state !== 'unsandboxed' || decision.decision === 'deny') return decision;
+    return { decision: 'ask', mode, source: 'a command outside the sandbox always asks', reasons: [summary.sandbox.text, ...decision.reasons], grantable: [], sessionGrants: [] };
+  }
   const decision = judgePaths(input, mode, source, config);
   return { ...decision, sessionGrants: decision.grantable }; // a path is granted as it is
 }

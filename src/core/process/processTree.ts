@@ -48,21 +48,28 @@ export class ProcessTree {
     for (const p of descendantsOf(this.leaderPid)) this.known.set(p.pid, p.start);
   }
 
-  /** Sends `signal` to everything of this run; how many processes besides the group it found. */
-  signal(signal: NodeJS.Signals): number {
+  /**
+   * Sends `signal` to everything of this run; how many processes besides the group it
+   * found. `spareLeader`: not to the leader or its group — bubblewrap, whose death would
+   * end the command inside at once, before its grace to clean up.
+   */
+  signal(signal: NodeJS.Signals, spareLeader = false): number {
     const leader = this.leaderPid;
     if (leader === undefined) return 0;
     this.sample();
     const targets = new Set<number>([...pidsWithEnv(RUN_MARKER, this.marker), ...pidsInSession(leader)]);
     for (const [pid, start] of this.known) if (readProc(pid)?.start === start) targets.add(pid);
     targets.delete(process.pid);
-    try {
-      process.kill(-leader, signal);
-    } catch {
-      // the group is empty
+    if (spareLeader) targets.delete(leader);
+    else {
+      try {
+        process.kill(-leader, signal);
+      } catch {
+        // the group is empty
+      }
     }
     for (const pid of targets) {
-      if (readProc(pid)?.pgrp === leader) continue; // signalled once already, with the group
+      if (!spareLeader && readProc(pid)?.pgrp === leader) continue; // signalled once already, with the group
       try {
         process.kill(pid, signal);
       } catch {

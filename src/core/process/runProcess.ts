@@ -43,6 +43,12 @@ export interface RunOptions {
   readonly drainGraceMs?: number;
   /** How long a cancelled command gets between TERM and KILL. */
   readonly killGraceMs?: number;
+  /**
+   * The program is bubblewrap around the command: Stop's TERM goes to the command inside
+   * (bubblewrap's own death would kill it at once), the KILL after the grace to bubblewrap,
+   * whose PID namespace then ends everything.
+   */
+  readonly wrapped?: boolean;
 }
 
 export interface RunResult {
@@ -108,7 +114,7 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
         return;
       }
       cancelled = true;
-      tree.signal('SIGTERM');
+      tree.signal('SIGTERM', options.wrapped);
       timers.push(setTimeout(() => tree.signal('SIGKILL'), killGraceMs));
     };
     options.signal.addEventListener('abort', onAbort, { once: true });

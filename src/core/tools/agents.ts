@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { findExecutable } from '../process/findExecutable';
 import { isWithin } from '../workspace/workspace';
 import { runProcess } from '../process/runProcess';
+import { killOnly } from '../sandbox/killOnly';
 import { SETTINGS, type SettingKey } from '../settings';
 import type { AnyTool } from './contract';
 import { defineTool } from './defineTool';
@@ -30,12 +31,28 @@ interface AgentSpec {
   readonly tool: string;
   readonly setting: Extract<SettingKey, `peon.agents.${string}.command`>;
   readonly install: string;
+  /** Which sandbox of its own the agent's argv turns on (the card says it), from the argv that runs. */
+  readonly ownSandbox: (argv: readonly string[]) => string;
 }
 
 const AGENTS: readonly AgentSpec[] = [
-  { tool: 'agent_claude', setting: 'peon.agents.claude.command', install: 'npm install -g @anthropic-ai/claude-code' },
-  { tool: 'agent_codex', setting: 'peon.agents.codex.command', install: 'npm install -g @openai/codex' },
-  { tool: 'agent_pi', setting: 'peon.agents.pi.command', install: 'npm install -g @mariozechner/pi-coding-agent' },
+  {
+    tool: 'agent_claude',
+    setting: 'peon.agents.claude.command',
+    install: 'npm install -g @anthropic-ai/claude-code',
+    ownSandbox: (argv) => (argv.some((a) => /"sandbox"\s*:\s*\{[^}]*"enabled"\s*:\s*true/.test(a)) ? "Claude Code's own sandbox is on for its commands" : "Claude Code's own sandbox is not turned on by its arguments"),
+  },
+  {
+    tool: 'agent_codex',
+    setting: 'peon.agents.codex.command',
+    install: 'npm install -g @openai/codex',
+    ownSandbox: (argv) => {
+      const i = argv.findIndex((a) => a === '--sandbox' || a === '-s');
+      const mode = i === -1 ? argv.find((a) => a.startsWith('--sandbox='))?.slice('--sandbox='.length) : argv[i + 1];
+      return mode ? `codex's own sandbox: ${mode}` : "codex's own sandbox is not chosen by its arguments (codex decides)";
+    },
+  },
+  { tool: 'agent_pi', setting: 'peon.agents.pi.command', install: 'npm install -g @mariozechner/pi-coding-agent', ownSandbox: () => 'pi has no sandbox of its own' },
 ];
 
 const input = z.object({
@@ -70,17 +87,20 @@ function agentTool(spec: AgentSpec): AnyTool {
       const argv = [executable, ...fixed, args.prompt];
       const root = ctx.workspace.resolve('.');
       const shown = args.prompt.length > CARD_PROMPT_CHARS ? `${args.prompt.slice(0, CARD_PROMPT_CHARS)}… [${args.prompt.length} characters in all]` : args.prompt;
+      // Nothing the agent starts outlives it: a PID namespace of its own (DESIGN.md §9).
+      const run = await killOnly(executable, [...fixed, args.prompt], ctx.env ?? process.env, ctx.workspace.folders.map((f) => f.root));
+      const ends = run.wrapped ? 'Runs in a PID namespace of its own: everything it starts ends with it' : `Not contained (${run.reason}): what it starts in the background may outlive it`;
       return {
         risk: 'delegate',
         writes: true,
         paths: [root],
-        summary: { kind: 'delegate', executable, argv: [executable, ...fixed, shown], prompt: shown, workspace: root.canonical, warning: DELEGATE_WARNING },
-        prepared: { argv, identity: fileIdentity(executable) },
+        summary: { kind: 'delegate', executable, argv: [executable, ...fixed, shown], prompt: shown, workspace: root.canonical, warning: DELEGATE_WARNING, containment: `${ends}; ${spec.ownSandbox(fixed)}.` },
+        prepared: { argv, run: { file: run.file, args: run.args }, identity: fileIdentity(executable) },
       };
     },
     async execute(args, ctx, assessment) {
-      const { argv, identity } = assessment.prepared as { argv: string[]; identity: string };
-      const [executable, ...rest] = argv;
+      const { argv, run, identity } = assessment.prepared as { argv: string[]; run: { file: string; args: string[] }; identity: string };
+      const [executable] = argv;
       // The program approved is the program run: PATH, or the file itself, may have changed meanwhile.
       const [command] = ctx.settings[spec.setting] ?? defaultArgv;
       if (findExecutable(command!, ctx.env) !== executable || fileIdentity(executable!) !== identity) {
@@ -89,8 +109,8 @@ function agentTool(spec: AgentSpec): AnyTool {
       const timeout = effectiveTimeout(args.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS, ctx.settings['peon.bash.maxTimeoutSeconds'] ?? 600);
       try {
         const result = await runProcess({
-          file: executable!,
-          args: rest,
+          file: run.file,
+          args: run.args,
           cwd: assessment.paths[0]!.canonical,
           ...(ctx.env ? { env: ctx.env } : {}),
           timeoutMs: timeout.seconds * 1000,

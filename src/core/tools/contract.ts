@@ -8,6 +8,8 @@ import type { FileSnapshots } from '../workspace/snapshots';
 import type { Trash } from '../workspace/trash';
 import type { HostLookup } from '../web/egress';
 import type { ProxySettings } from '../web/proxy';
+import type { CommandSandbox } from '../sandbox/commandSandbox';
+import type { SandboxView } from '../sandbox/describe';
 
 /** Declared risk, and the effective risk of one call. */
 export const RISKS = ['read_only', 'filesystem', 'process', 'delegate'] as const;
@@ -17,8 +19,10 @@ export type Risk = (typeof RISKS)[number];
 export type ApprovalSummary =
   | { kind: 'file-access'; path: string; reasons: string[] }
   | { kind: 'file-change'; path: string; operation: 'create' | 'overwrite' | 'edit' | 'delete'; diff: string; reasons: string[] }
-  | { kind: 'command'; command: string; cwd: string; description?: string }
-  | { kind: 'delegate'; executable: string; argv: string[]; prompt: string; workspace: string; warning: string }
+  /** `sandbox`: how it will run, read from the argv that runs (DESIGN.md §9); `unsandboxed` always asks and is never granted. */
+  | { kind: 'command'; command: string; cwd: string; description?: string; sandbox?: SandboxView }
+  /** `containment`: what ends the agent's processes and which sandbox of its own it starts in. */
+  | { kind: 'delegate'; executable: string; argv: string[]; prompt: string; workspace: string; warning: string; containment?: string }
   /**
    * A request leaving the machine: the full URL, its host (punycode as sent), the host as
    * Unicode when it differs, for a search the query that goes out with it, and what in it
@@ -116,6 +120,8 @@ export interface ToolContext {
   readonly diagnostics?: (canonical: string) => readonly string[];
   /** The host's environment (PATH finds delegated agents); default: this process's. */
   readonly env?: NodeJS.ProcessEnv;
+  /** How bash runs its commands (DESIGN.md §9); absent: unsandboxed, and the card says so. */
+  readonly sandbox?: CommandSandbox;
   /** The person, for askuserquestion; absent where nobody can answer (no terminal, --batch). */
   readonly ask?: QuestionAsker;
   /** The workspace's todo list (.peon/todos.json). */

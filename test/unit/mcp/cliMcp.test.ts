@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { peon, peonTool, waitUntil } from '../cliHarness';
+import { sleepers, uniqueTag } from '../sandbox/sandboxKit';
+import { CLI, peon, peonTool, waitUntil } from '../cliHarness';
 import { tempDir } from '../tools/toolTestContext';
 import { alive, everything, fault, mcpPeers, writeJson } from './mcpTestKit';
 
@@ -95,7 +96,23 @@ test('a server that cannot start is a warning on stderr, never a crash; the buil
 
 test('nothing a server started outlives the CLI: a grandchild in its own session is gone when peon exits', async () => {
   const pidFile = path.join(tempDir('peon-mcp-pid-'), 'grandchild');
-  const cfg = config({ gc: { ...fault('grandchild'), env: { FAULT_PID_FILE: pidFile } } });
+  const { tag } = uniqueTag();
+  const cfg = config({ gc: { ...fault('grandchild'), env: { FAULT_PID_FILE: pidFile, FAULT_TAG: tag } } });
+  const ws = tempDir('peon-mcp-ws-');
+  expect(peonTool('gc__echo', ws, { message: 'x' }, ['--config', cfg, '--approve', 'all'])).toMatchObject({ ok: true });
+  expect(Number(fs.readFileSync(pidFile, 'utf8'))).toBeGreaterThan(0); // it did start one
+  await waitUntil(() => sleepers(tag).length === 0, 'the grandchild is gone');
+});
+
+test('… nor a CLI killed with SIGKILL: the server and its grandchild end with it (the kill-only wrapper)', async () => {
+  const { tag } = uniqueTag();
+  const cfg = config({ gc: { ...fault('grandchild'), env: { FAULT_TAG: tag } } });
+  const ws = tempDir('peon-mcp-ws-');
+  const child = spawn(process.execPath, [CLI, 'tool', 'gc__slow', '--workspace', ws, '--config', cfg, '--approve', 'all', '--input', '{}'], { env: { ...process.env, PEON_STATE_DIR: tempDir('peon-state-') }, stdio: 'ignore' });
+  await waitUntil(() => sleepers(tag).length === 1, 'the grandchild started');
+  child.kill('SIGKILL');
+  await waitUntil(() => sleepers(tag).length === 0, 'the grandchild is gone');
+});
   const ws = tempDir('peon-mcp-ws-');
   expect(peonTool('gc__echo', ws, { message: 'x' }, ['--config', cfg, '--approve', 'all'])).toMatchObject({ ok: true });
   const grandchild = Number(fs.readFileSync(pidFile, 'utf8'));

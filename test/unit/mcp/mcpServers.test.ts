@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { sleepers, uniqueTag } from '../sandbox/sandboxKit';
 import { openConversation, type Conversation } from '../../../src/core/conversation/conversation';
 import type { McpServers } from '../../../src/core/mcp/mcpServers';
 import type { Approver } from '../../../src/core/permissions/approvals';
@@ -153,7 +154,7 @@ test('a server gets a minimal environment plus its own, never the host\'s secret
   expect(env.GIVEN).toBe('yes');
   expect(env.PATH).toBe(process.env.PATH);
   expect(env.ANTHROPIC_API_KEY).toBeUndefined();
-  expect(Object.keys(env).filter((k) => !['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'GIVEN', 'PEON_PROCESS_RUN'].includes(k))).toEqual([]);
+  expect(Object.keys(env).filter((k) => !['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'GIVEN', 'PEON_PROCESS_RUN', 'PWD'].includes(k))).toEqual([]);
 });
 
 test('names: a tool named like a built-in cannot shadow it; two names equal in their first 64 characters become two stable names, each calling its own tool', async () => {
@@ -179,7 +180,15 @@ test('names: a tool named like a built-in cannot shadow it; two names equal in t
 test('a server that starts a grandchild in a new session: stopping it leaves nothing behind', async () => {
   const dir = tempDir('peon-mcp-pid-');
   const pidFile = path.join(dir, 'grandchild');
-  const { servers } = session({ user: { gc: { ...fault('grandchild'), env: { FAULT_PID_FILE: pidFile } } } });
+  const { tag } = uniqueTag();
+  const { servers } = session({ user: { gc: { ...fault('grandchild'), env: { FAULT_PID_FILE: pidFile, FAULT_TAG: tag } } } });
+  await servers.ready(new AbortController().signal);
+  await waitUntil(() => sleepers(tag).length === 1, 'the grandchild started');
+  const server = servers.pids()[0]!;
+  await servers.dispose();
+  expect(alive(server)).toBe(false);
+  await waitUntil(() => sleepers(tag).length === 0, 'the grandchild is gone');
+});
   await servers.ready(new AbortController().signal);
   await waitUntil(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') !== '', 'the grandchild started');
   const grandchild = Number(fs.readFileSync(pidFile, 'utf8'));

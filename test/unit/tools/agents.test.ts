@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { readProc } from '../../../src/core/process/procfs';
+import { waitUntil } from '../cliHarness';
+import { sleepers, uniqueTag } from '../sandbox/sandboxKit';
 import { resolveSettings } from '../../../src/core/settings';
 import type { ApprovalRequest } from '../../../src/core/permissions/approvals';
 import { denyAll, makeSession, makeWorkspace, tempDir } from './toolTestContext';
@@ -23,8 +24,8 @@ const HOSTILE = `Review this; $(touch canary-subst) \`touch canary-backtick\` "d
 
 describe('agent_claude, agent_codex, agent_pi', () => {
   test.each([
-    ['agent_claude', 'claude', ['-p']],
-    ['agent_codex', 'codex', ['exec', '--']],
+    ['agent_claude', 'claude', ['-p', '--settings', '{"sandbox":{"enabled":true}}']],
+    ['agent_codex', 'codex', ['exec', '--sandbox', 'workspace-write', '--']],
     ['agent_pi', 'pi', ['-p']],
   ])('%s runs `%s %s <prompt>` with the prompt verbatim as one argument, in the workspace', async (tool, command, fixed) => {
     const fake = fakeAgent(command);
@@ -46,10 +47,11 @@ describe('agent_claude, agent_codex, agent_pi', () => {
     expect(request?.assessment.summary).toEqual({
       kind: 'delegate',
       executable: path.join(fake.bin, 'claude'),
-      argv: [path.join(fake.bin, 'claude'), '-p', 'Fix the tests'],
+      argv: [path.join(fake.bin, 'claude'), '-p', '--settings', '{"sandbox":{"enabled":true}}', 'Fix the tests'],
       prompt: 'Fix the tests',
       workspace: root,
       warning: 'The child agent may read, write, run commands, use your credentials and call its own model, on its own, in this workspace.',
+      containment: "Runs in a PID namespace of its own: everything it starts ends with it; Claude Code's own sandbox is on for its commands.",
     });
     expect(fake.ran()).toBe(false);
   });
@@ -68,13 +70,11 @@ describe('agent_claude, agent_codex, agent_pi', () => {
   });
 
   test('a hanging CLI is killed at the deadline, with what it started', async () => {
-    const dir = tempDir();
-    const fake = fakeAgent('pi', `sleep 100 & echo $! > ${dir}/bg; sleep 100`);
+    const { tag, shell } = uniqueTag();
+    const fake = fakeAgent('pi', `sleep 1000.${shell} & sleep 1001.${shell}`);
     const r = await makeSession(makeWorkspace(), undefined, { env: fake.env }).call('agent_pi', { prompt: 'wait', timeout_seconds: 1 });
     expect(r).toMatchObject({ ok: true, data: { timedOut: true, signal: 'SIGKILL' } });
-    const bg = Number(fs.readFileSync(path.join(dir, 'bg'), 'utf8'));
-    for (let i = 0; i < 100 && readProc(bg) !== undefined; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(readProc(bg)).toBeUndefined(); // gone (or a zombie awaiting its reaper)
+    await waitUntil(() => sleepers(tag).length === 0, 'what it started is gone');
   });
 
   test('the executable and fixed arguments come from (user) settings', async () => {
@@ -87,7 +87,7 @@ describe('agent_claude, agent_codex, agent_pi', () => {
 
   test('a workspace cannot replace the executable: the setting is user-scope only', () => {
     const { values, warnings } = resolveSettings({ user: {}, workspace: { 'peon.agents.claude.command': ['/tmp/evil'] } });
-    expect(values['peon.agents.claude.command']).toEqual(['claude', '-p']);
+    expect(values['peon.agents.claude.command']).toEqual(['claude', '-p', '--settings', '{"sandbox":{"enabled":true}}']);
     expect(warnings).toContain('peon.agents.claude.command is ignored in workspace settings; set it in your user settings.');
   });
 
@@ -105,7 +105,7 @@ describe('agent_claude, agent_codex, agent_pi', () => {
       env: fake.env,
     });
     expect(JSON.parse(r.stdout)).toMatchObject({ tool: 'agent_claude', ok: true, risk: 'delegate', permission: { decision: 'ask', answer: 'approved' } });
-    expect(fake.argv()).toEqual([path.join(fake.bin, 'claude'), '-p', HOSTILE]);
+    expect(fake.argv()).toEqual([path.join(fake.bin, 'claude'), '-p', '--settings', '{"sandbox":{"enabled":true}}', HOSTILE]);
   });
 });
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { resolveSettings } from '../../../src/core/settings';
-import { denyAll, makeSession, makeWorkspace, tempDir } from './toolTestContext';
+import { denyAll, makeSession, makeWorkspace, quietEnv, tempDir } from './toolTestContext';
 
 const settings = (user: Record<string, unknown>) => resolveSettings({ user, workspace: {} }).values;
 
@@ -22,7 +22,8 @@ describe('bash', () => {
       command: 'git status && rm -rf .',
       description: 'check the tree',
     });
-    expect(card).toEqual({ kind: 'command', command: 'git status && rm -rf .', cwd: '.', description: 'check the tree' });
+    expect(card).toMatchObject({ kind: 'command', command: 'git status && rm -rf .', cwd: '.', description: 'check the tree', sandbox: { state: 'sandboxed' } });
+    expect((card as { sandbox: { text: string } }).sandbox.text).toMatch(new RegExp(`^Sandboxed — writes: ${root}, private /tmp · network off`));
     expect(r).toMatchObject({ ok: false, error: { code: 'permission_denied' }, permission: { decision: 'ask', mode: 'semi-judge' } });
     expect(fs.existsSync(path.join(root, 'keep.txt'))).toBe(true);
   });
@@ -71,7 +72,7 @@ describe('bash', () => {
 
   test('peon tool bash from the CLI', () => {
     const root = makeWorkspace();
-    const r = spawnSync(process.execPath, [path.resolve('dist/cli.js'), 'tool', 'bash', '--workspace', root, '--approve', 'all', '--input', '{"command":"echo hi; exit 2"}'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [path.resolve('dist/cli.js'), 'tool', 'bash', '--workspace', root, '--approve', 'all', '--input', '{"command":"echo hi; exit 2"}'], { encoding: 'utf8', env: quietEnv() });
     expect(JSON.parse(r.stdout)).toMatchObject({ tool: 'bash', ok: true, output: 'hi\n[exit code 2]', data: { exitCode: 2 }, risk: 'process' });
     const denied = spawnSync(process.execPath, [path.resolve('dist/cli.js'), 'tool', 'bash', '--workspace', root, '--input', '{"command":"touch x"}'], { encoding: 'utf8' });
     expect(JSON.parse(denied.stdout)).toMatchObject({ ok: false, error: { code: 'permission_denied' } });

@@ -1,4 +1,5 @@
 // Real temp workspaces and a real ToolContext for tool tests: no fs mocks.
+import { CommandSandbox, sandboxSettings } from '../../../src/core/sandbox/commandSandbox';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,8 +40,24 @@ export function makeWorkspace(files: Record<string, string | Buffer> = {}): stri
   return root;
 }
 
+/**
+ * A home folder without the machine's shell profile (whose pyenv, say, prints to every
+ * login shell that cannot write its cache, as a sandboxed one cannot), keeping the
+ * person's git identity: commands in tests print only what they print.
+ */
+export function quietHome(): string {
+  const home = tempDir('peon-home-');
+  const gitconfig = path.join(os.homedir(), '.gitconfig');
+  if (fs.existsSync(gitconfig)) fs.copyFileSync(gitconfig, path.join(home, '.gitconfig'));
+  return home;
+}
+
+/** This process's environment with a quiet home. */
+export const quietEnv = (): NodeJS.ProcessEnv => ({ ...process.env, HOME: quietHome() });
+
 export function makeContext(root: string | Workspace, overrides: Partial<ToolContext> = {}): ToolContext {
   const workspace = typeof root === 'string' ? new Workspace([{ path: root }]) : root;
+  const env = overrides.env ?? quietEnv();
   return {
     signal: new AbortController().signal,
     workspace,
@@ -51,6 +68,9 @@ export function makeContext(root: string | Workspace, overrides: Partial<ToolCon
     agent: 'test',
     ripgrep: undefined,
     settings: resolveSettings({ user: {}, workspace: {} }).values,
+    // As a conversation gives it: bash runs sandboxed (DESIGN.md §9).
+    sandbox: new CommandSandbox({ settings: () => sandboxSettings(overrides.settings ?? {}), folders: workspace.folders.map((f) => f.root), env: overrides.env ?? env }),
+    env,
     ...overrides,
   };
 }

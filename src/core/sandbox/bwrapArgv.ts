@@ -1,0 +1,66 @@
+// The bubblewrap argument vectors (DESIGN.md §9), as pure functions of a plan: what the
+// command may write, what is hidden, whether it has a network. One builder, so the argv
+// that runs is the argv the card is rendered from (describe.ts) and the one the tests
+// snapshot. Order matters: `/` read-only first, then the writable binds, then the masks
+// and protections that cover parts of them.
+
+export type SandboxMode = 'workspace-write' | 'read-only' | 'off';
+
+export interface SandboxPlan {
+  /** The absolute path of bwrap. */
+  readonly bwrap: string;
+  readonly mode: Exclude<SandboxMode, 'off'>;
+  readonly network: boolean;
+  /** Mount a fresh /proc (false after a probe found it cannot be mounted: the host's shows through). */
+  readonly proc: boolean;
+  /** Canonical workspace folders: writable in workspace-write. */
+  readonly writable: readonly string[];
+  /** The conversation's private folder, mounted as /tmp. */
+  readonly tmp: string;
+  /** Runtime folders outside /run to cover with an empty tmpfs (the user's XDG_RUNTIME_DIR). */
+  readonly runtime: readonly string[];
+  /** Folders (a tmpfs over each) and files (/dev/null over each) the command may not see. */
+  readonly hiddenDirs: readonly string[];
+  readonly hiddenFiles: readonly string[];
+  /** Workspace paths that run code outside the sandbox when changed (.git/hooks, .vscode): read-only. */
+  readonly protect: readonly string[];
+  /** Read-only binds over the tmpfs on /run that name resolution needs when the network is on. */
+  readonly resolver: readonly string[];
+  /** Environment variables removed (secrets). */
+  readonly unset: readonly string[];
+  readonly cwd: string;
+  /** What runs inside: `/bin/bash -lc <command>`. */
+  readonly argv: readonly string[];
+}
+
+/** bwrap's arguments for a command (everything after the bwrap executable). */
+export function sandboxArgs(plan: SandboxPlan): string[] {
+  const args = ['--new-session', '--die-with-parent', '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
+  if (!plan.network) args.push('--unshare-net');
+  // As root a command could otherwise unmount its masks and remount `/` writable.
+  args.push('--cap-drop', 'ALL');
+  args.push('--ro-bind', '/', '/', '--dev', '/dev');
+  if (plan.proc) args.push('--proc', '/proc');
+  // Unix sockets (docker's, D-Bus, agents') are reachable through a read-only bind: cover them.
+  args.push('--tmpfs', '/run');
+  for (const dir of plan.runtime) args.push('--tmpfs', dir);
+  if (plan.network) for (const dir of plan.resolver) args.push('--ro-bind', dir, dir);
+  args.push('--bind', plan.tmp, '/tmp', '--setenv', 'TMPDIR', '/tmp');
+  if (plan.mode === 'workspace-write') for (const dir of plan.writable) args.push('--bind', dir, dir);
+  for (const p of plan.protect) args.push('--ro-bind', p, p);
+  for (const dir of plan.hiddenDirs) args.push('--tmpfs', dir);
+  for (const file of plan.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
+  for (const name of plan.unset) args.push('--unsetenv', name);
+  args.push('--chdir', plan.cwd, '--', ...plan.argv);
+  return args;
+}
+
+/**
+ * The kill-only wrapper of delegated agents and stdio MCP servers: a PID namespace and
+ * die-with-parent, nothing else, so their own sandboxes still start (no /proc of its
+ * own: an inner bwrap mounts one) and nothing they spawn outlives them. An ordinary
+ * user needs a user namespace to get a PID namespace.
+ */
+export function killOnlyArgs(asRoot: boolean, argv: readonly string[]): string[] {
+  return ['--new-session', '--die-with-parent', ...(asRoot ? [] : ['--unshare-user']), '--unshare-pid', '--dev-bind', '/', '/', '--', ...argv];
+}
