@@ -189,15 +189,6 @@ test('a server that starts a grandchild in a new session: stopping it leaves not
   expect(alive(server)).toBe(false);
   await waitUntil(() => sleepers(tag).length === 0, 'the grandchild is gone');
 });
-  await servers.ready(new AbortController().signal);
-  await waitUntil(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') !== '', 'the grandchild started');
-  const grandchild = Number(fs.readFileSync(pidFile, 'utf8'));
-  const server = servers.pids()[0]!;
-  expect(alive(grandchild)).toBe(true);
-  await servers.dispose();
-  expect(alive(server)).toBe(false);
-  await waitUntil(() => !alive(grandchild), 'the grandchild is gone');
-});
 
 test('tools/list follows its cursor page by page, stops on a server that never ends, and hears list_changed', async () => {
   const paged = session({ user: { p: fault('paged') } });

@@ -108,12 +108,15 @@ export function runCli(runner: Runner, workspace: string, tool: string, input: u
   return { child, done };
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the CLI's JSON line, read loosely by the cases
+type CliJson = Record<string, any>;
+
 /** The CLI's one JSON line for the call. */
-export async function result(run: CliRun): Promise<Record<string, any>> {
+export async function result(run: CliRun): Promise<CliJson> {
   const { stdout, stderr } = await run.done;
   const line = stdout.split('\n').find((l) => l.startsWith('{'));
   if (!line) throw new Error(`no result; stderr: ${stderr}`);
-  return JSON.parse(line) as Record<string, any>;
+  return JSON.parse(line) as CliJson;
 }
 
 /** Live processes running `sleep 100N.<tag>`, by pid. */
