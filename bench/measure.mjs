@@ -38,6 +38,27 @@ export async function timeAsync(fn, { runs = 7, before } = {}) {
   return median(times);
 }
 
+/**
+ * Milliseconds of two async functions, run alternately (`runs` each, after one warm-up of
+ * each), as [median of a, median of b]: on a busy two-core machine a slow stretch then
+ * falls on both sides instead of on whichever ran second.
+ */
+export async function timePair(a, b, { runs = 7 } = {}) {
+  const once = async (fn) => {
+    const started = process.hrtime.bigint();
+    await fn();
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  await once(a);
+  await once(b);
+  const times = [[], []];
+  for (let i = 0; i < runs; i++) {
+    times[0].push(await once(a));
+    times[1].push(await once(b));
+  }
+  return [median(times[0]), median(times[1])];
+}
+
 /** One row of the table: a measured time against its reference, judged by a ratio budget. */
 export function ratioRow(measured, reference, budget, note = '') {
   const ratio = measured / reference;

@@ -12,7 +12,7 @@ export const { forgetDigest } = core;
 /** The ripgrep the tools use (dist/bin/rg after a build, else node_modules, else PATH). */
 export const ripgrep = core.locateRipgrep({ bundled: [path.join(repoRoot, 'dist', 'bin', 'rg')] });
 
-export function toolSession(root, { ripgrep, settings = {}, web } = {}) {
+export function toolSession(root, { ripgrep, settings = {}, web, sandbox } = {}) {
   const trash = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-bench-trash-'));
   const ctx = {
     signal: new AbortController().signal,
@@ -25,6 +25,7 @@ export function toolSession(root, { ripgrep, settings = {}, web } = {}) {
     ripgrep,
     settings,
     ...(web ? { web } : {}),
+    ...(sandbox ? { sandbox } : {}),
   };
   const session = new core.CallPipeline(core.builtinRegistry(), ctx, async () => ({ approved: true }));
   return {

@@ -17,3 +17,5 @@ export { memoryAccess } from '../src/core/memory/memoryAccess';
 // MCP (B16): a workspace's servers as the faces build them.
 export { McpServers } from '../src/core/mcp/mcpServers';
 export { McpTrust } from '../src/core/mcp/mcpTrust';
+// The sandbox for commands (B19).
+export { CommandSandbox } from '../src/core/sandbox/commandSandbox';

@@ -98,6 +98,41 @@ test('a command asks on a card; approved, its tool card shows the output while i
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Counted to four.']);
 });
 
+test('a command runs sandboxed (green line; its write outside the workspace stays in its own /tmp); outside the sandbox its red card only asks once, and it writes', async () => {
+  const { page } = workbench;
+  const outside = path.join(path.dirname(workbench.workspace), 'outside.txt');
+  const write = `echo written > ${outside}`;
+  await page.getByRole('button', { name: 'New Chat' }).click();
+  model.script(
+    { toolCalls: [{ id: 's1', name: 'bash', arguments: JSON.stringify({ command: write, description: 'write beside the workspace' }) }] },
+    { toolCalls: [{ id: 's2', name: 'bash', arguments: JSON.stringify({ command: write, description: 'write beside the workspace', outside_sandbox: 'the file must be on the host' }) }] },
+    { text: 'Written.' },
+  );
+  const chat = await openPeonView(page);
+  await sendMessage(chat, 'write the file beside the workspace');
+
+  const green = chat.getByRole('group', { name: 'Approval: Run a command' });
+  await green.waitFor({ timeout: UI_WAIT });
+  const line = green.getByLabel('Sandbox');
+  expect(await line.textContent()).toMatch(new RegExp(`^Sandboxed — writes: ${fs.realpathSync(workbench.workspace).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, private /tmp · network off`));
+  expect(await line.getAttribute('class')).toContain('sandbox-sandboxed');
+  await page.screenshot({ path: path.join(artifactsDir, 'e2e', 'peon-sandbox-green-card.png') });
+  await green.getByRole('button', { name: 'Approve', exact: true }).click();
+
+  // The model's second call asks to leave the sandbox: a red card (the same title), answered only for this once.
+  const red = chat.getByRole('group', { name: 'Approval: Run a command' }).filter({ has: chat.locator('.sandbox-unsandboxed') });
+  await red.waitFor({ timeout: UI_WAIT });
+  // The first call ran, and its write went to its own /tmp.
+  expect(await chat.getByRole('group', { name: 'Tool call bash' }).first().locator('.tool-status').textContent()).toBe('ok');
+  expect(fs.existsSync(outside)).toBe(false);
+  expect(await red.getByLabel('Sandbox').textContent()).toBe('NOT sandboxed — run outside the sandbox at the model\'s request: "the file must be on the host": full access to your files and network');
+  expect(await red.getByRole('button').allTextContents()).toEqual(['Approve', 'Deny']);
+  await page.screenshot({ path: path.join(artifactsDir, 'e2e', 'peon-sandbox-red-card.png') });
+  await red.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Written.']);
+  expect(fs.readFileSync(outside, 'utf8')).toBe('written\n');
+});
+
 test('model output renders as Markdown; images, scripts and javascript: links in it stay inert, live and restored', async () => {
   const { page } = workbench;
   await page.getByRole('button', { name: 'New Chat' }).click();

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { provisionMcpServers } from '../../scripts/provision-mcp.mjs';
-import { readProc } from '../../src/core/process/procfs';
 import { startModelServer } from '../fakes/modelServer.mjs';
+import { sleepers, uniqueTag } from '../processWatch';
 import { openPeonView, openPeonWorkbench, runCommand, sendMessage, UI_WAIT, type Workbench } from './workbench';
 
 // MCP in the real VS Code (DESIGN.md §4 "MCP tools", §7): a workspace whose
@@ -20,15 +19,15 @@ import { openPeonView, openPeonWorkbench, runCommand, sendMessage, UI_WAIT, type
 let model: Awaited<ReturnType<typeof startModelServer>>;
 let workbench: Workbench;
 let entry: string;
-let scratch: string;
+/** Written into the fault server's grandchild's command line: its pid is the server's PID namespace's, not ours. */
+const { tag } = uniqueTag();
 const shots = path.join(artifactsDir, 'e2e');
 
 beforeAll(async () => {
   entry = provisionMcpServers().everything;
   model = await startModelServer();
   const mcpJson = { servers: { everything: { type: 'stdio', command: process.execPath, args: [entry, 'stdio'] } } };
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-e2e-mcp-'));
-  const fault = { command: process.execPath, args: [path.resolve('test/fixtures/mcp/faultServer.mjs'), 'grandchild'], env: { FAULT_PID_FILE: path.join(scratch, 'grandchild.pid') } };
+  const fault = { command: process.execPath, args: [path.resolve('test/fixtures/mcp/faultServer.mjs'), 'grandchild'], env: { FAULT_TAG: tag } };
   workbench = await openPeonWorkbench(
     { 'README.md': '# project\n', '.vscode/mcp.json': JSON.stringify(mcpJson, null, 2) },
     { 'peon.model.provider': 'openai', 'peon.model.id': 'fake-model', 'peon.model.baseUrl': model.openaiUrl, 'peon.mcp.servers': { fault } },
@@ -39,19 +38,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await workbench?.close();
   await model?.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
 });
 
 const call = (id: string, name: string, input: unknown) => ({ toolCalls: [{ id, name, arguments: JSON.stringify(input) }] });
 const toolsOf = (request: { body?: { tools?: { function?: { name?: string } }[] } } | undefined): string[] => (request?.body?.tools ?? []).map((t) => t.function?.name ?? '');
-/** Whether a process lives (and is not a zombie); nothing is signalled. */
-const alive = (pid: number): boolean => readProc(pid) !== undefined;
-/** The PIDs of processes running server-everything's entry (Linux /proc). */
+/** The PIDs of Node processes running server-everything's entry (Linux /proc); the kill-only wrapper around a server (bwrap) holds the entry in its command line too, and is not counted. */
 const serverPids = (): number[] =>
   fs.readdirSync('/proc').flatMap((pid) => {
     if (!/^\d+$/.test(pid)) return [];
     try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(entry) ? [Number(pid)] : [];
+      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\u0000');
+      return argv[0] === process.execPath && argv.includes(entry) ? [Number(pid)] : [];
     } catch {
       return [];
     }
@@ -72,7 +69,7 @@ test('the project server approved on its card starts; everything__echo asks as "
   expect(serverPids()).toEqual([]);
   expect(model.requests).toHaveLength(0);
   // The person's own server (user settings) needs no card.
-  expect(fs.existsSync(path.join(scratch, 'grandchild.pid'))).toBe(true);
+  await expect.poll(() => sleepers(tag).length, { timeout: UI_WAIT }).toBe(1);
   await page.screenshot({ path: path.join(shots, 'peon-mcp-server-card.png') });
   await serverCard.getByRole('button', { name: 'Approve' }).click();
 
@@ -155,11 +152,10 @@ test('the MCP section lists both servers ready with their tools; a tool turned o
 });
 
 test('reloading the window stops the servers and all they started', async () => {
-  const grandchild = Number(fs.readFileSync(path.join(scratch, 'grandchild.pid'), 'utf8'));
-  expect(alive(grandchild)).toBe(true);
+  expect(sleepers(tag)).toHaveLength(1);
   expect(serverPids()).toHaveLength(1);
   // The extension host ends as VS Code ends it (deactivate stops the servers; the runtime's exit hook would too).
   await runCommand(workbench.page, 'Developer: Reload Window');
   await expect.poll(serverPids, { timeout: UI_WAIT }).toEqual([]);
-  await expect.poll(() => alive(grandchild), { timeout: UI_WAIT }).toBe(false);
+  await expect.poll(() => sleepers(tag).length, { timeout: UI_WAIT }).toBe(0);
 });

@@ -44,6 +44,15 @@ function groupAlive(pgid) {
   return false;
 }
 
+/** A fresh HOME under the server's folder, with the machine's ~/.gitconfig (git's identity) copied in. */
+function testHome(home) {
+  const dir = path.join(home, 'home');
+  fs.mkdirSync(dir, { recursive: true });
+  const gitconfig = path.join(os.homedir(), '.gitconfig');
+  if (fs.existsSync(gitconfig)) fs.copyFileSync(gitconfig, path.join(dir, '.gitconfig'));
+  return dir;
+}
+
 /**
  * @param {{ workspace: string, userSettings?: Record<string, unknown>, env?: Record<string, string>,
  *           port?: number, log?: (line: string) => void, trust?: boolean, home?: string,
@@ -56,6 +65,10 @@ export async function startCodeServer(options) {
   provisionCodeServer();
   const keepHome = options.home !== undefined;
   const home = options.home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'peon-code-server-'));
+  // A test server gets a HOME of its own (the machine's .gitconfig copied in), so what runs
+  // in it never meets this machine's dotfiles: a ~/.bashrc that writes into a read-only
+  // (sandboxed) home would print into every command's output. npm start keeps the person's.
+  const userHome = keepHome ? process.env.HOME : testHome(home);
   const userDataDir = path.join(home, 'user-data');
   const extensionsDir = path.join(home, 'extensions');
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
@@ -82,7 +95,7 @@ export async function startCodeServer(options) {
     execFileSync(process.execPath, [codeServerEntry, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix], {
       stdio: 'pipe',
       timeout: 120_000,
-      env: { ...process.env, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_DATA_HOME: path.join(home, 'data') },
+      env: { ...process.env, HOME: userHome, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_DATA_HOME: path.join(home, 'data') },
     });
   }
   const port = options.port ?? (await freePort());
@@ -103,7 +116,7 @@ export async function startCodeServer(options) {
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group: stop() ends the extension host and watchers with it
-    env: { ...process.env, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_DATA_HOME: path.join(home, 'data'), ...options.env },
+    env: { ...process.env, HOME: userHome, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_DATA_HOME: path.join(home, 'data'), ...options.env },
   });
   const output = [];
   const onData = (chunk) => {

@@ -53,7 +53,7 @@ export function describeSandbox(args: readonly string[], home: string | undefine
   const where = [...writes, ...(tmp ? ['private /tmp'] : [])];
   const parts = [
     `writes: ${where.length > 0 ? where.join(', ') : 'nothing'}${writes.length === 0 && tmp ? ' only' : ''}`,
-    network ? 'network ON' : 'network off',
+    ...(network ? [] : ['network off']),
   ];
   if (hidden.length > 0) parts.push(`hidden: ${hidden.slice(0, SHOWN_HIDDEN).join(', ')}${hidden.length > SHOWN_HIDDEN ? `, … (+${hidden.length - SHOWN_HIDDEN})` : ''}`);
   if (unset > 0) parts.push(`${unset} secret variable${unset === 1 ? '' : 's'} removed`);

@@ -49,11 +49,11 @@ export const SECRET_LOCATIONS: readonly string[] = [
 /** Workspace-relative paths whose change runs code outside the sandbox (git, VS Code, direnv): read-only inside. */
 export const PROTECTED_IN_WORKSPACE: readonly string[] = ['.git/hooks', '.git/config', '.vscode', '.mcp.json', '.envrc', '.peon', '.husky', '.devcontainer', '.github/workflows'];
 
-/** `candidate`'s real location, when it exists. */
+/** `candidate`'s real location, when it exists (most do not: asked without throwing, on every command). */
 function realOf(candidate: string): { real: string; dir: boolean } | undefined {
   try {
-    const real = fs.realpathSync(candidate);
-    return { real, dir: fs.statSync(real).isDirectory() };
+    const stat = fs.statSync(candidate, { throwIfNoEntry: false });
+    return stat ? { real: fs.realpathSync.native(candidate), dir: stat.isDirectory() } : undefined;
   } catch {
     return undefined;
   }

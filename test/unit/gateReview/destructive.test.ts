@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { peonTool, type ToolOutcome } from '../cliHarness';
 import { tempDir, writeFiles } from '../tools/toolTestContext';
+import { liveControl } from './reviewHarness';
 
 // The review's F11: under the user rule `bash: allow`, a command that deletes, moves or
 // overwrites something outside the workspace, a workspace folder, .git or a protected
@@ -115,7 +116,7 @@ describe('F11: destructive commands ask under bash: allow', () => {
 
   test('the harness is live: the same rm, approved, deletes ~/.ssh', () => {
     const b = box();
-    peonTool('bash', b.ws, { command: 'rm -rf ~/.ssh' }, ['--config', b.config, '--approve', 'all'], { env: { HOME: b.home } });
+    peonTool('bash', b.ws, { command: 'rm -rf ~/.ssh' }, liveControl(b.t), { env: { HOME: b.home } });
     expect(fs.existsSync(path.join(b.home, '.ssh'))).toBe(false);
   });
 });

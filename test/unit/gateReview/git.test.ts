@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { peonTool, type ToolOutcome } from '../cliHarness';
 import { tempDir, writeFiles } from '../tools/toolTestContext';
-import { expectAskedHiding, git } from './reviewHarness';
+import { expectAskedHiding, git, liveControl } from './reviewHarness';
 
 // The review's git findings (F4: programs from repository config; F5: secret-like and
 // outside files printed), reproduced through the built CLI under default settings on
@@ -46,7 +46,7 @@ describe('F4: whitelisted git commands and the programs a repository config name
 
   test('the harness is live: approved, `git diff` runs the external diff', () => {
     const { t, home, ws } = armed();
-    bash(ws, home, 'git diff', ['--approve', 'all']);
+    bash(ws, home, 'git diff', liveControl(t));
     expect(fs.existsSync(path.join(t, 'F4-diffext'))).toBe(true);
   });
 

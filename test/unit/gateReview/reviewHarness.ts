@@ -28,6 +28,17 @@ export function reviewBox(prefix: string, homeFiles: Record<string, string>, wsF
   return { t, home, ws, allow };
 }
 
+/**
+ * The arguments of a "the harness is live" control: approved, the command does its harm,
+ * so the gate's answer is what stopped it. The sandbox is off there: it is a layer of its
+ * own (test/unit/sandbox), and with it on the harm would not show.
+ */
+export function liveControl(dir: string): string[] {
+  const file = path.join(dir, 'live-control.json');
+  fs.writeFileSync(file, JSON.stringify({ 'peon.sandbox.mode': 'off' }));
+  return ['--config', file, '--approve', 'all'];
+}
+
 /** Makes the workspace a repository with everything in it (ignored files too) committed. */
 export function commitAll(b: ReviewBox, message: string): void {
   git(b.ws, b.home, 'init', '-q', '.');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { peonTool, type ToolOutcome } from '../cliHarness';
 import { writeFiles } from '../tools/toolTestContext';
-import { commitAll, expectAskedHiding, git, reviewBox, type ReviewBox } from './reviewHarness';
+import { commitAll, expectAskedHiding, git, liveControl, reviewBox, type ReviewBox } from './reviewHarness';
 
 // The second hostile review of the gate (after the first review's fixes), its breaks B1-B7
 // reproduced through the built CLI with a temporary HOME. Default settings unless a case
@@ -105,7 +105,7 @@ describe('B6: programs a repository names, which the config check missed', () =>
     const later = new Date(Date.now() + 5000);
     fs.utimesSync(path.join(b.ws, 'README.md'), later, later);
     bash(b, 'git status');
-    bash(b, 'git status', ['--approve', 'all']);
+    bash(b, 'git status', liveControl(b.t));
     expect(fs.existsSync(path.join(b.t, 'HOOK-RAN'))).toBe(false);
   });
 

@@ -3,14 +3,15 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { peonTool, type ToolOutcome } from '../cliHarness';
 import { tempDir, writeFiles } from '../tools/toolTestContext';
+import { liveControl } from './reviewHarness';
 
 // The hostile review of the gate (shared/research/gate_hostile_review.md), reproduced
 // through the built CLI under default settings (no --approve: an ask is denied, so
 // "ok:false with decision ask" means the command did not run), each with a temporary
 // HOME. Where a case shows the harness is live, the same call with --approve all does
-// what the review said it would.
+// what the review said it would (with the sandbox off: the gate is what is reviewed).
 
-function sandbox(): { t: string; home: string; ws: string } {
+function box(): { t: string; home: string; ws: string } {
   const t = tempDir('peon-review-');
   const home = path.join(t, 'home');
   const ws = path.join(t, 'ws');
@@ -36,7 +37,7 @@ describe('F1: a control character before # hides the rest of the line from the p
     ['an escaped space', 'echo \\ #; echo pwned >> ~/.bashrc; rm -rf victim'],
     ['an escaped form feed', 'echo \\\f#; echo pwned >> ~/.bashrc; rm -rf victim'],
   ])('%s: asks, and nothing runs', (_, command) => {
-    const { home, ws } = sandbox();
+    const { home, ws } = box();
     fs.mkdirSync(path.join(ws, 'victim'));
     expectAsked(bash(ws, home, command));
     expect(fs.existsSync(path.join(ws, 'victim'))).toBe(true);
@@ -44,7 +45,7 @@ describe('F1: a control character before # hides the rest of the line from the p
   });
 
   test('past a user deny rule: asks instead of running what the rule denies', () => {
-    const { t, home, ws } = sandbox();
+    const { t, home, ws } = box();
     fs.mkdirSync(path.join(ws, 'victim'));
     const config = path.join(t, 'user.json');
     fs.writeFileSync(config, JSON.stringify({ 'peon.permission.rules': { bash: { 'rm *': 'deny' } } }));
@@ -53,7 +54,7 @@ describe('F1: a control character before # hides the rest of the line from the p
   });
 
   test('an escaped space before a name makes another file: `cat \\ notes` reads " notes", so it asks', () => {
-    const { home, ws } = sandbox();
+    const { t, home, ws } = box();
     fs.mkdirSync(path.join(home, '.ssh'));
     fs.writeFileSync(path.join(home, '.ssh/id_ed25519'), 'FAKE-KEY\n');
     fs.symlinkSync(path.join(home, '.ssh/id_ed25519'), path.join(ws, ' notes'));
@@ -62,56 +63,56 @@ describe('F1: a control character before # hides the rest of the line from the p
     expectAsked(outcome, 'which bash does not read as a blank');
     expect(JSON.stringify(outcome)).not.toContain('FAKE-KEY');
     // The harness is live: approved, bash reads the link's target.
-    expect(bash(ws, home, 'cat \\ notes', ['--approve', 'all']).output).toContain('FAKE-KEY');
+    expect(bash(ws, home, 'cat \\ notes', liveControl(t)).output).toContain('FAKE-KEY');
   });
 });
 
 describe('F2: {NAME}> assigns a variable', () => {
   test('`echo {PATH}>/dev/null; ls` asks, and the workspace program does not run', () => {
-    const { t, home, ws } = sandbox();
+    const { t, home, ws } = box();
     writeFiles(ws, { '10/ls': `#!/bin/sh\n/usr/bin/touch "${t}/F2-ran"\n` });
     fs.chmodSync(path.join(ws, '10/ls'), 0o755);
     expectAsked(bash(ws, home, 'echo {PATH}>/dev/null; ls'), 'assigns a file descriptor number to the variable PATH');
     expect(fs.existsSync(path.join(t, 'F2-ran'))).toBe(false);
-    bash(ws, home, 'echo {PATH}>/dev/null; ls', ['--approve', 'all']);
+    bash(ws, home, 'echo {PATH}>/dev/null; ls', liveControl(t));
     expect(fs.existsSync(path.join(t, 'F2-ran'))).toBe(true);
   });
 
   test.each(['echo {HOME}>/dev/null; git log -p -1', 'ls {fd}>&2', 'ls {x}<README.md', 'cat {a[1]}>/dev/null'])('%j asks', (command) => {
-    const { home, ws } = sandbox();
+    const { home, ws } = box();
     expectAsked(bash(ws, home, command), 'assigns a file descriptor number');
   });
 });
 
 describe('F3: version queries that a toolchain file in the project dispatches', () => {
   function rustupLike(): { t: string; home: string; ws: string } {
-    const box = sandbox();
+    const made = box();
     // A rustup-style proxy on the login PATH: it runs whatever rust-toolchain.toml names.
-    writeFiles(box.t, {
+    writeFiles(made.t, {
       'bin/cargo': '#!/bin/sh\ndir=$(sed -n \'s/^path = "\\(.*\\)"$/\\1/p\' rust-toolchain.toml)\nexec "$dir/bin/cargo" "$@"\n',
-      'home/.profile': `PATH="${box.t}/bin:$PATH"\n`,
+      'home/.profile': `PATH="${made.t}/bin:$PATH"\n`,
     });
-    writeFiles(box.ws, { 'rust-toolchain.toml': '[toolchain]\npath = "/proc/self/cwd/tc"\n', 'tc/bin/cargo': `#!/bin/sh\ntouch "${box.t}/F3-ran"\n` });
-    fs.chmodSync(path.join(box.t, 'bin/cargo'), 0o755);
-    fs.chmodSync(path.join(box.ws, 'tc/bin/cargo'), 0o755);
-    return box;
+    writeFiles(made.ws, { 'rust-toolchain.toml': '[toolchain]\npath = "/proc/self/cwd/tc"\n', 'tc/bin/cargo': `#!/bin/sh\ntouch "${made.t}/F3-ran"\n` });
+    fs.chmodSync(path.join(made.t, 'bin/cargo'), 0o755);
+    fs.chmodSync(path.join(made.ws, 'tc/bin/cargo'), 0o755);
+    return made;
   }
 
   test('`cargo --version` asks, and the workspace cargo does not run', () => {
     const { t, home, ws } = rustupLike();
     expectAsked(bash(ws, home, 'cargo --version'), 'cargo is not one of the read-only commands');
     expect(fs.existsSync(path.join(t, 'F3-ran'))).toBe(false);
-    bash(ws, home, 'cargo --version', ['--approve', 'all']);
+    bash(ws, home, 'cargo --version', liveControl(t));
     expect(fs.existsSync(path.join(t, 'F3-ran'))).toBe(true);
   });
 
   test.each(['rustc --version', 'yarn --version', 'pnpm -v', 'go version'])('%j asks', (command) => {
-    const { home, ws } = sandbox();
+    const { home, ws } = box();
     expectAsked(bash(ws, home, command), 'is not one of the read-only commands');
   });
 
   test.each(['.tool-versions', '.mise.toml', '.python-version'])('`node --version` asks below a %s file, which picks the program a shim runs', (file) => {
-    const { home, ws } = sandbox();
+    const { home, ws } = box();
     writeFiles(ws, { [file]: 'nodejs 20.0.0\n', 'sub/x': '' });
     expectAsked(peonTool('bash', ws, { command: 'node --version', workdir: 'sub' }, [], { env: { HOME: home } }), `${file} lets a version manager pick which program runs`);
   });
@@ -124,7 +125,7 @@ describe('F6: the whole argument is checked, not only its pieces', () => {
     ['cat -- -notes', '-notes', 'ws/.env'],
     ['head -- --prod.pem', '--prod.pem', 'ws/.env'],
   ])('%j asks', (command, link, target) => {
-    const { t, home, ws } = sandbox();
+    const { t, home, ws } = box();
     fs.mkdirSync(path.join(home, '.ssh'));
     fs.writeFileSync(path.join(home, '.ssh/id_ed25519'), 'FAKE-KEY\n');
     fs.writeFileSync(path.join(ws, '.env'), 'SECRET=1\n');
@@ -137,7 +138,7 @@ describe('F6: the whole argument is checked, not only its pieces', () => {
 
 describe('F7: `..` after a symbolic link is resolved the way the kernel does it', () => {
   test.each(['cat sub/up/../notes.txt', 'cat d/../sub/up/../notes.txt', 'cat ./d/../d/../sub/up/../notes.txt', 'cd d && cat ../sub/up/../notes.txt'])('%j asks', (command) => {
-    const { t, home, ws } = sandbox();
+    const { t, home, ws } = box();
     fs.writeFileSync(path.join(t, 'notes.txt'), 'next to the workspace\n');
     fs.mkdirSync(path.join(ws, 'sub'));
     fs.mkdirSync(path.join(ws, 'd'));
@@ -153,7 +154,7 @@ describe('F10: ignored files count in the bash path check', () => {
     ['.peonignore', 'cat private.txt'],
     ['.gitignore', 'head -n 1 private.txt'],
   ])('a %s entry: %j asks, as read does', (ignoreFile, command) => {
-    const { home, ws } = sandbox();
+    const { home, ws } = box();
     writeFiles(ws, { [ignoreFile]: 'private.txt\n', 'private.txt': 'private notes\n' });
     expect(peonTool('read', ws, { path: 'private.txt' }, [], { env: { HOME: home } })).toMatchObject({ ok: false, permission: { decision: 'ask' } });
     const outcome = bash(ws, home, command);
@@ -169,7 +170,7 @@ describe('hardening: secret-like folders and tokens, PATH through the workspace'
     ['prod.env', 'cat prod.env'],
     ['config/api_token', 'cat config/api_token'],
   ])('%s is secret-like: asks', (file, command) => {
-    const { home, ws } = sandbox();
+    const { home, ws } = box();
     writeFiles(ws, { [file]: 'password=hunter2\n' });
     const outcome = bash(ws, home, command);
     expectAsked(outcome);
@@ -177,13 +178,13 @@ describe('hardening: secret-like folders and tokens, PATH through the workspace'
   });
 
   test('a token a tool keeps under ~/.config asks', () => {
-    const { home, ws } = sandbox();
+    const { home, ws } = box();
     writeFiles(home, { '.config/tool/token.json': '{"token":"FAKE"}\n' });
     expectAsked(bash(ws, home, 'cat ~/.config/tool/token.json'));
   });
 
   test('with a workspace folder (or a relative entry) on PATH, `ls` asks: it may run the workspace copy', () => {
-    const { home, ws } = sandbox();
+    const { home, ws } = box();
     fs.mkdirSync(path.join(ws, 'bin'));
     for (const PATH of [`${path.join(ws, 'bin')}:/usr/bin:/bin`, `.:/usr/bin:/bin`, `/usr/bin::/bin`]) {
       expectAsked(bash(ws, home, 'ls', [], { PATH }), 'so ls may run a program from the workspace');

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { sleepers, uniqueTag } from '../sandbox/sandboxKit';
+import { sleepers, uniqueTag } from '../../processWatch';
 import { CLI, peon, peonTool, waitUntil } from '../cliHarness';
 import { tempDir } from '../tools/toolTestContext';
 import { everything, fault, mcpPeers, writeJson } from './mcpTestKit';

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { sleepers, uniqueTag } from '../sandbox/sandboxKit';
+import { sleepers, uniqueTag } from '../../processWatch';
 import { openConversation, type Conversation } from '../../../src/core/conversation/conversation';
 import type { McpServers } from '../../../src/core/mcp/mcpServers';
 import type { Approver } from '../../../src/core/permissions/approvals';
@@ -64,9 +64,12 @@ test('server-everything over stdio: its tools join the registry as <server>__<to
 test('server-filesystem serves the workspace folders, offered as roots', async () => {
   const root = tempDir('peon-mcp-fs-');
   writeFiles(root, { 'notes/todo.md': 'buy milk\n' });
-  const { conversation } = session({ root, user: { fs: { command: process.execPath, args: [mcpPeers().filesystem] } } });
+  const { conversation, servers } = session({ root, user: { fs: { command: process.execPath, args: [mcpPeers().filesystem] } } });
+  // The server asks for the roots once initialized and applies them on its own time: it says so on stderr.
+  await servers.ready(new AbortController().signal);
+  await waitUntil(() => /allowed directories from MCP roots: 1 valid/.test(status(servers, 'fs').stderr ?? ''), 'the server applied the roots');
   const read = await conversation.call('fs__read_text_file', { path: path.join(fs.realpathSync(root), 'notes/todo.md') });
-  expect(read).toMatchObject({ ok: true, output: expect.stringContaining('buy milk') });
+  expect(read, JSON.stringify(read)).toMatchObject({ ok: true, output: expect.stringContaining('buy milk') });
   const outside = await conversation.call('fs__read_text_file', { path: '/etc/hostname' });
   expect(outside).toMatchObject({ ok: false, error: { code: 'io_error' } });
   expect(outside.ok ? '' : outside.error.message).toMatch(/outside allowed directories|Access denied/i);

@@ -6,7 +6,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { waitUntil } from '../cliHarness';
-import { cleanUp, escapes, makeRunners, result, runCli, SECRET_KEY, SECRET_VARS, sleepers, uniqueTag, varTmp, workspaceFor, type Runner } from './sandboxKit';
+import { sleepers, uniqueTag } from '../../processWatch';
+import { cleanUp, escapes, makeRunners, result, runCli, SECRET_KEY, SECRET_VARS, varTmp, workspaceFor, type Runner } from './sandboxKit';
 
 const runners = makeRunners();
 afterAll(cleanUp);

@@ -119,32 +119,5 @@ export async function result(run: CliRun): Promise<CliJson> {
   return JSON.parse(line) as CliJson;
 }
 
-/** Live processes running `sleep 100N.<tag>`, by pid. */
-export function sleepers(tag: string): number[] {
-  const pids: number[] = [];
-  const wanted = new RegExp(`^sleep\\u0000100\\d\\.${tag}\\u0000$`);
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      const state = fs.readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /, '')[0];
-      if (wanted.test(cmdline) && state !== 'Z') pids.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
-}
-
-/**
- * A unique tag, and how a command writes it without spelling it (`$((a+b))`), so the
- * command line of bash, bwrap and the CLI never holds it: only the sleeps do.
- */
-export function uniqueTag(): { tag: string; shell: string } {
-  const tag = 100000 + randomBytes(3).readUIntBE(0, 3);
-  const a = Math.floor(tag / 3);
-  return { tag: String(tag), shell: `$((${a}+${tag - a}))` };
-}
-
 /** Two escapes from the call's process group: `env -i setsid` and a double fork with its own session. */
 export const escapes = (shell: string): string => `env -i setsid sleep 1000.${shell} & (setsid sh -c "nohup sleep 1001.${shell} >/dev/null 2>&1 &" &)`;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { waitUntil } from '../cliHarness';
-import { sleepers, uniqueTag } from '../sandbox/sandboxKit';
+import { sleepers, uniqueTag } from '../../processWatch';
 import { resolveSettings } from '../../../src/core/settings';
 import type { ApprovalRequest } from '../../../src/core/permissions/approvals';
 import { denyAll, makeSession, makeWorkspace, tempDir } from './toolTestContext';

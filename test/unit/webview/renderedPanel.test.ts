@@ -152,7 +152,7 @@ describe('model output in the panel', () => {
   test('an approval card shows a 20 KB command in full with its hidden characters visible, answers by id, and goes when settled', async () => {
     const view = await openStandaloneWebview(browser);
     const command = `${'echo ok && '.repeat(1800)}echo \u202Eevil`;
-    const card = { id: 'req-1', tool: 'bash', risk: 'process', summary: { kind: 'command', command, cwd: '.' }, source: 'default for bash: semi-judge', reasons: ['`echo \u202Eevil` has hidden characters'], grantable: [], sessionGrants: [], canAlways: false, canOpenDiff: false };
+    const card = { id: 'req-1', tool: 'bash', risk: 'process', summary: { kind: 'command', command, cwd: '.', sandbox: { state: 'sandboxed', text: 'Sandboxed — writes: the workspace, its own /tmp · network off' } }, source: 'default for bash: semi-judge', reasons: ['`echo \u202Eevil` has hidden characters'], grantable: [], sessionGrants: [], canAlways: false, canOpenDiff: false };
     await view.send([{ type: 'init', entries: [], model: configured }, { type: 'approval', card }]);
     const shown = view.page.getByRole('group', { name: 'Approval: Run a command' });
     expect(await shown.locator('pre.command').textContent()).toBe(command.replace('\u202E', '⟨U+202E⟩'));
@@ -166,6 +166,29 @@ describe('model output in the panel', () => {
     expect(await shown.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
     await view.send({ type: 'approvalSettled', id: 'req-1' });
     await shown.waitFor({ state: 'detached' });
+    await view.page.close();
+  }, 30_000);
+
+  test('a command card says how it runs (green, amber, red) and a delegate card what contains the agent', async () => {
+    const view = await openStandaloneWebview(browser);
+    const base = { tool: 'bash', risk: 'process', source: 'default for bash: semi-judge', reasons: ['not on the read-only list'], grantable: [], sessionGrants: [], canAlways: false, canOpenDiff: false };
+    const sandboxed = 'Sandboxed — writes: the workspace, its own /tmp · network off · hidden: ~/.ssh, ~/.aws (+9) · 2 secret variables removed';
+    const red = 'NOT sandboxed — you asked to run it outside the sandbox: full access to your files and network';
+    const cards = [
+      { ...base, id: 'c-1', summary: { kind: 'command', command: 'npm test', cwd: '.', sandbox: { state: 'sandboxed', text: sandboxed } } },
+      { ...base, id: 'c-2', summary: { kind: 'command', command: 'npm install', cwd: 'web', sandbox: { state: 'network', text: 'Sandboxed, network ON — writes: the workspace, its own /tmp' } } },
+      { ...base, id: 'c-3', summary: { kind: 'command', command: 'docker ps', cwd: '.', sandbox: { state: 'unsandboxed', text: red } } },
+      { ...base, id: 'c-4', summary: { kind: 'command', command: 'make', cwd: '.' } },
+      { ...base, id: 'c-5', tool: 'codex', risk: 'delegate', summary: { kind: 'delegate', executable: '/usr/bin/codex', argv: ['exec', '--sandbox', 'workspace-write', '--', 'fix it'], prompt: 'fix it', workspace: '/w', warning: 'Runs with your permissions.', containment: 'Its own PID namespace: Stop ends everything it started · codex sandboxes itself (workspace-write)' } },
+    ];
+    await view.send([{ type: 'init', entries: [], model: configured }, ...cards.map((card) => ({ type: 'approval', card }))]);
+    const lines = view.page.locator('.approval').getByLabel('Sandbox');
+    expect(await lines.allTextContents()).toEqual([sandboxed, 'Sandboxed, network ON — writes: the workspace, its own /tmp', red, 'NOT sandboxed: full access to your files and network']);
+    expect(await lines.evaluateAll((ps) => ps.map((p) => `${p.className.replace(/\s*svelte-\S+/g, '')}:${p.getAttribute('role') ?? ''}`))).toEqual(['sandbox sandbox-sandboxed:', 'sandbox sandbox-network:', 'sandbox sandbox-unsandboxed:alert', 'sandbox sandbox-unsandboxed:alert']);
+    // Red stands out in bold (and the theme's error colour, which this page without a theme lacks).
+    expect(await lines.evaluateAll((ps) => ps.map((p) => (p.ownerDocument.defaultView as unknown as { getComputedStyle(e: unknown): { fontWeight: string } }).getComputedStyle(p).fontWeight))).toEqual(['400', '400', '700', '700']);
+    const agent = view.page.getByRole('group', { name: 'Approval: Start codex' });
+    expect(await agent.locator('.containment').textContent()).toBe('Its own PID namespace: Stop ends everything it started · codex sandboxes itself (workspace-write)');
     await view.page.close();
   }, 30_000);
 

@@ -1,0 +1,159 @@
+// The sandbox's pure parts (DESIGN.md §9): the bwrap argv for a plan, the card's line
+// read back from that argv, which variables are secrets, and the machine facts a plan is
+// made of (masks at real paths, protected workspace paths, planted links in the private
+// /tmp), on real temp folders. The cases that run bwrap are in sandboxCases.test.ts.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { killOnlyArgs, sandboxArgs, type SandboxPlan } from '../../../src/core/sandbox/bwrapArgv';
+import { describeSandbox, unsandboxedView } from '../../../src/core/sandbox/describe';
+import { mountPointInTmp, protectedPaths, secretMasks } from '../../../src/core/sandbox/sandboxPlan';
+import { isSecretVariable, secretVariables } from '../../../src/core/sandbox/secretEnv';
+
+const made: string[] = [];
+afterAll(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+/** A temp folder outside /tmp (the masks skip what is under /tmp, which a command sees as its own). */
+function tempDir(prefix: string): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join('/var/tmp', prefix)));
+  made.push(dir);
+  return dir;
+}
+
+const plan: SandboxPlan = {
+  bwrap: '/usr/bin/bwrap',
+  mode: 'workspace-write',
+  network: false,
+  proc: true,
+  writable: ['/w/app'],
+  tmp: '/var/tmp/peon-sandbox-tmp-1',
+  runtime: ['/home/u/.run'],
+  hiddenDirs: ['/home/u/.ssh', '/home/u/.aws'],
+  hiddenFiles: ['/home/u/.netrc'],
+  protect: ['/w/app/.git/hooks', '/w/app/.vscode'],
+  resolver: ['/run/systemd/resolve'],
+  unset: ['GITHUB_TOKEN', 'SSH_AUTH_SOCK'],
+  cwd: '/w/app/src',
+  argv: ['/bin/bash', '-lc', 'npm test'],
+};
+
+describe('the bwrap argv', () => {
+  test('workspace-write, network off: / read-only, then the writable binds, then the masks over them', () => {
+    expect(sandboxArgs(plan)).toEqual([
+      '--new-session', '--die-with-parent', '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--unshare-net',
+      '--cap-drop', 'ALL',
+      '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc',
+      '--tmpfs', '/run', '--tmpfs', '/home/u/.run',
+      '--bind', '/var/tmp/peon-sandbox-tmp-1', '/tmp', '--setenv', 'TMPDIR', '/tmp',
+      '--bind', '/w/app', '/w/app',
+      '--ro-bind', '/w/app/.git/hooks', '/w/app/.git/hooks', '--ro-bind', '/w/app/.vscode', '/w/app/.vscode',
+      '--tmpfs', '/home/u/.ssh', '--tmpfs', '/home/u/.aws', '--ro-bind', '/dev/null', '/home/u/.netrc',
+      '--unsetenv', 'GITHUB_TOKEN', '--unsetenv', 'SSH_AUTH_SOCK',
+      '--chdir', '/w/app/src', '--', '/bin/bash', '-lc', 'npm test',
+    ]);
+  });
+
+  test('read-only binds no workspace; the network on keeps the net namespace and brings the resolver back over /run', () => {
+    const readOnly = sandboxArgs({ ...plan, mode: 'read-only' });
+    expect(readOnly).not.toContain('/w/app');
+    expect(readOnly.filter((a) => a === '--bind')).toHaveLength(1);
+    const networked = sandboxArgs({ ...plan, network: true, proc: false });
+    expect(networked).not.toContain('--unshare-net');
+    expect(networked).not.toContain('--proc');
+    const run = networked.indexOf('/run');
+    const resolver = networked.indexOf('/run/systemd/resolve');
+    expect(networked.slice(resolver - 1, resolver + 2)).toEqual(['--ro-bind', '/run/systemd/resolve', '/run/systemd/resolve']);
+    expect(resolver).toBeGreaterThan(run);
+    // Without the network there is nothing to resolve: /run stays empty.
+    expect(sandboxArgs(plan)).not.toContain('/run/systemd/resolve');
+  });
+
+  test('a command that looks like options stays after `--`', () => {
+    const args = sandboxArgs({ ...plan, argv: ['/bin/bash', '-lc', '--bind / / --'] });
+    expect(args.slice(args.indexOf('--'))).toEqual(['--', '/bin/bash', '-lc', '--bind / / --']);
+    expect(describeSandbox(args, '/home/u').text).toBe(describeSandbox(sandboxArgs(plan), '/home/u').text);
+  });
+
+  test('the kill-only wrapper: a PID namespace and nothing else (a user namespace only for an ordinary user)', () => {
+    expect(killOnlyArgs(true, ['codex', 'exec'])).toEqual(['--new-session', '--die-with-parent', '--unshare-pid', '--dev-bind', '/', '/', '--', 'codex', 'exec']);
+    expect(killOnlyArgs(false, ['codex'])).toEqual(['--new-session', '--die-with-parent', '--unshare-user', '--unshare-pid', '--dev-bind', '/', '/', '--', 'codex']);
+  });
+});
+
+describe("the card's line, read from the argv", () => {
+  test('green: what it writes, network off, what is hidden (four by name, then a count), secrets removed', () => {
+    const many = { ...plan, runtime: [], hiddenDirs: ['/home/u/.ssh', '/home/u/.aws', '/home/u/.kube', '/home/u/.gnupg', '/home/u/.azure'], hiddenFiles: ['/home/u/.netrc', '/opt/creds'] };
+    expect(describeSandbox(sandboxArgs(many), '/home/u')).toEqual({
+      state: 'sandboxed',
+      text: 'Sandboxed — writes: /w/app, private /tmp · network off · hidden: ~/.ssh, ~/.aws, ~/.kube, ~/.gnupg, … (+3) · 2 secret variables removed',
+    });
+  });
+
+  test('amber with the network on; read-only writes only its /tmp; the runtime folder is hidden; a host /proc is called degraded', () => {
+    const view = describeSandbox(sandboxArgs({ ...plan, mode: 'read-only', network: true, proc: false, hiddenDirs: [], hiddenFiles: [], unset: ['A_TOKEN'] }), '/home/u');
+    expect(view).toEqual({ state: 'network', text: "Sandboxed, network ON — writes: private /tmp only · hidden: ~/.run · 1 secret variable removed · degraded: the host's /proc shows through" });
+  });
+
+  test('the home folder is not shortened when it is /, and red says why and what it means', () => {
+    expect(describeSandbox(sandboxArgs({ ...plan, runtime: [], hiddenDirs: ['/.ssh'], hiddenFiles: [] }), '/').text).toContain('hidden: /.ssh ·');
+    expect(unsandboxedView('bubblewrap is not installed')).toEqual({ state: 'unsandboxed', text: 'NOT sandboxed — bubblewrap is not installed: full access to your files and network' });
+  });
+});
+
+describe('secret variables', () => {
+  test.each([
+    ['GITHUB_TOKEN', true], ['OPENAI_API_KEY', true], ['FOO_APIKEY', true], ['AWS_REGION', true], ['AWS_SECRET_ACCESS_KEY', true], ['SSH_AUTH_SOCK', true],
+    ['DB_PASSWORD', true], ['npm_config_//registry.npmjs.org/:_authToken', true], ['HEROKU_AUTH', true], ['my_cookie', true],
+    ['PATH', false], ['HOME', false], ['TOKENIZERS_PARALLELISM', false], ['PASSAGE', false], ['AUTHOR', false], ['KEYBOARD', false], ['GIT_AUTHOR_NAME', false],
+  ])('%s is a secret: %s', (name, secret) => {
+    expect(isSecretVariable(name)).toBe(secret);
+  });
+
+  test('the names removed from an environment, sorted', () => {
+    expect(secretVariables({ PATH: '/bin', Z_TOKEN: 'z', A_SECRET: 'a', HOME: '/h' })).toEqual(['A_SECRET', 'Z_TOKEN']);
+  });
+});
+
+describe('the machine facts of a plan', () => {
+  test('secret locations are masked where they really are; absent ones and ones under /tmp are not', () => {
+    const home = tempDir('peon-sbx-home-');
+    const elsewhere = tempDir('peon-sbx-real-');
+    fs.mkdirSync(path.join(home, '.ssh'));
+    fs.writeFileSync(path.join(home, '.netrc'), 'machine x password y\n');
+    fs.mkdirSync(path.join(elsewhere, 'aws'));
+    fs.symlinkSync(path.join(elsewhere, 'aws'), path.join(home, '.aws'));
+    const inTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-sbx-kube-'));
+    made.push(inTmp);
+    fs.symlinkSync(inTmp, path.join(home, '.kube'));
+    expect(secretMasks(home, [], [])).toEqual({ dirs: [path.join(elsewhere, 'aws'), path.join(home, '.ssh')].sort(), files: [path.join(home, '.netrc')] });
+    // A writable bind brings /tmp back into sight: then it is masked too.
+    expect(secretMasks(home, [], [os.tmpdir()]).dirs).toContain(fs.realpathSync(inTmp));
+    // A link to / is never masked (that would hide everything).
+    fs.rmSync(path.join(home, '.ssh'), { recursive: true });
+    fs.symlinkSync('/', path.join(home, '.ssh'));
+    expect(secretMasks(home, [], []).dirs).toEqual([path.join(elsewhere, 'aws')]);
+  });
+
+  test('protected workspace paths are kept read-only where they exist inside a writable folder, and never followed out of it', () => {
+    const root = tempDir('peon-sbx-ws-');
+    const outside = tempDir('peon-sbx-out-');
+    fs.mkdirSync(path.join(root, '.git/hooks'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.git/config'), '[core]\n');
+    fs.writeFileSync(path.join(root, '.envrc'), 'export X=1\n');
+    fs.symlinkSync(outside, path.join(root, '.vscode'));
+    expect(protectedPaths([root])).toEqual([path.join(root, '.envrc'), path.join(root, '.git/config'), path.join(root, '.git/hooks')]);
+  });
+
+  test("a symlink planted on a mount point's way in the private /tmp is replaced by a folder", () => {
+    const tmp = tempDir('peon-sbx-tmp-');
+    const target = tempDir('peon-sbx-target-');
+    fs.symlinkSync(target, path.join(tmp, 'a'));
+    mountPointInTmp(tmp, '/tmp/a/b');
+    expect(fs.lstatSync(path.join(tmp, 'a')).isDirectory()).toBe(true);
+    expect(fs.lstatSync(path.join(tmp, 'a/b')).isDirectory()).toBe(true);
+    expect(fs.readdirSync(target)).toEqual([]);
+    // Outside /tmp it does nothing.
+    mountPointInTmp(tmp, '/var/x');
+    expect(fs.readdirSync(tmp)).toEqual(['a']);
+  });
+});
