@@ -57,6 +57,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly mcp: PanelMcp;
   /** Made on first use (the runtime loads then), and anew for a new or resumed chat. */
   private conversation: Conversation | undefined;
+  /** The panel said this window's commands cannot be sandboxed. */
+  private sandboxNoted = false;
   /** What the next conversation starts from: a resumed session's history and state. */
   private resumed: { history: HistoryItem[]; state?: SavedState; agents?: LoadedAgent[] } | undefined;
   private session: string | undefined;
@@ -272,6 +274,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.postState();
     this.post(skillsMessage(conversation));
     this.mcp.postStatus();
+    void this.noteSandbox(conversation);
     return conversation;
   }
 
@@ -285,6 +288,23 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     // The session's grants, and running subagents' own (a plan one approved), each revocable.
     this.post({ type: 'grants', grants: this.conversation?.state.grants.shown() ?? [...(state?.grants ?? [])] });
     this.post({ type: 'mode', mode: state?.mode ?? 'normal' });
+  }
+
+  /**
+   * The sandbox is probed as the chat opens: where commands cannot be sandboxed (and the
+   * person did not turn it off), the panel says so once a window, before any card does.
+   */
+  private async noteSandbox(conversation: Conversation): Promise<void> {
+    if (this.sandboxNoted || readSettings().values['peon.sandbox.mode'] === 'off') return;
+    const view = await conversation.sandboxStatus()?.catch(() => undefined);
+    if (!view || view.state !== 'unsandboxed' || this.sandboxNoted) return;
+    this.sandboxNoted = true;
+    const refused = view.text.endsWith('nothing was run.');
+    const why = view.text.replace(/^NOT sandboxed — /, '').replace(/(: full access to your files and network|, and peon\.sandbox\.required is on: nothing was run\.)$/, '');
+    const text = refused
+      ? `Commands cannot be sandboxed here (${why}), and peon.sandbox.required is on: Peon will not run them.`
+      : `Commands cannot be sandboxed here (${why}): each asks on a red card, and runs with full access to your files and network.`;
+    this.transcript.append({ kind: 'notice', level: 'warning', text });
   }
 
   /** A message from the composer: one agent turn, streamed into the transcript. */

@@ -25,6 +25,7 @@ import { permissionConfig, type PermissionConfig } from '../permissions/rules';
 import { locateRipgrep, type LocateOptions } from '../search/ripgrep';
 import type { SettingLayers, SettingValues } from '../settings';
 import { CommandSandbox, sandboxSettings } from '../sandbox/commandSandbox';
+import type { SandboxView } from '../sandbox/describe';
 import type { Mode, QuestionAsker, SubagentControl, ToolContext, WebAccess } from '../tools/contract';
 import { DEFAULT_LIMITS } from '../tools/contract';
 import type { ToolRegistry } from '../tools/registry';
@@ -206,6 +207,11 @@ export class Conversation {
       ...(setup.env ? { env: setup.env } : {}),
     };
     this.direct = this.pipeline(setup.signal ?? new AbortController().signal);
+  }
+
+  /** How this conversation's commands will run (probed now, not at the first command). */
+  sandboxStatus(): Promise<SandboxView> | undefined {
+    return this.context.sandbox?.status();
   }
 
   /** The session's sandbox for commands: its settings read on every command, Peon's state hidden. */

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { findExecutable } from '../process/findExecutable';
+import { KillGroup } from '../process/killGroup';
 import { ProcessTree } from '../process/processTree';
 import { stripTerminalEscapes } from '../process/terminalText';
 import { killOnly } from '../sandbox/killOnly';
@@ -49,7 +50,7 @@ export class StdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
   private child: ChildProcessWithoutNullStreams | undefined;
-  private readonly tree = new ProcessTree();
+  private tree = new ProcessTree();
   private stderrText = '';
   private pending: Buffer[] = [];
   private pendingBytes = 0;
@@ -76,12 +77,17 @@ export class StdioTransport implements Transport {
 
   async start(): Promise<void> {
     const { launch } = this;
-    const env = { ...serverEnv(launch), ...this.tree.env };
+    const base = serverEnv(launch);
     // A relative path is the configuration's, from the server's own folder.
-    const file = findExecutable(launch.command.includes('/') ? path.resolve(launch.cwd, launch.command) : launch.command, env, false);
+    const file = findExecutable(launch.command.includes('/') ? path.resolve(launch.cwd, launch.command) : launch.command, base, false);
     if (!file) throw new Error(`${launch.command} was not found${launch.command.includes('/') ? '' : ' on PATH'}.`);
     // In a PID namespace of its own where bubblewrap runs: nothing it starts outlives it, even when Peon is killed.
-    const run = await killOnly(file, launch.args, env);
+    // Else, as root on cgroup v2, in a kill group of its own.
+    const wrapped = await killOnly(file, launch.args, base);
+    const group = wrapped.wrapped ? undefined : KillGroup.open();
+    this.tree = new ProcessTree(group);
+    const env = { ...base, ...this.tree.env };
+    const run = group ? group.wrap(wrapped.file, wrapped.args) : wrapped;
     const child = spawn(run.file, [...run.args], { cwd: launch.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));

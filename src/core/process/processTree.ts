@@ -1,9 +1,11 @@
 // Everything a started process may leave behind (DESIGN.md §4 "Process groups"): its
 // group; every process in the session it leads (a child that only changed its group
 // stays in it); every process carrying its run's environment marker (one that left the
-// session keeps it); and every descendant seen while the leader lived. A command of
-// bash and a stdio MCP server are ended the same way, through this.
+// session keeps it); every descendant seen while the leader lived; and, where it runs in
+// a kill group (killGroup.ts), everything in that cgroup. A command of bash and a stdio
+// MCP server are ended the same way, through this.
 import { randomBytes } from 'node:crypto';
+import type { KillGroup } from './killGroup';
 import { descendantsOf, pidsInSession, pidsWithEnv, readProc } from './procfs';
 
 export const RUN_MARKER = 'PEON_PROCESS_RUN';
@@ -21,6 +23,9 @@ export class ProcessTree {
   private leaderGone = false;
   private readonly known = new Map<number, string>(); // descendants seen while the leader lived: pid -> start time
   private sampler: NodeJS.Timeout | undefined;
+
+  /** `group`: the cgroup the leader moves itself into (its argv wrapped by `group.wrap`). */
+  constructor(private readonly group?: KillGroup) {}
 
   get env(): Record<string, string> {
     return { [RUN_MARKER]: this.marker };
@@ -57,7 +62,8 @@ export class ProcessTree {
     const leader = this.leaderPid;
     if (leader === undefined) return 0;
     this.sample();
-    const targets = new Set<number>([...pidsWithEnv(RUN_MARKER, this.marker), ...pidsInSession(leader)]);
+    const targets = new Set<number>([...pidsWithEnv(RUN_MARKER, this.marker), ...pidsInSession(leader), ...(this.group?.pids() ?? [])]);
+    if (signal === 'SIGKILL' && !spareLeader) this.group?.kill();
     for (const [pid, start] of this.known) if (readProc(pid)?.start === start) targets.add(pid);
     targets.delete(process.pid);
     if (spareLeader) targets.delete(leader);
@@ -85,8 +91,9 @@ export class ProcessTree {
     this.release();
   }
 
-  /** Nothing of this run is left to end (or it was ended): the host's exit need not. */
+  /** Nothing of this run is left to end (or it was ended): the host's exit need not; the kill group goes. */
   release(): void {
+    this.group?.remove();
     clearInterval(this.sampler);
     active.delete(this);
   }

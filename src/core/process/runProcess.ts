@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { BoundedOutput, type OutputSummary } from './boundedOutput';
+import { KillGroup } from './killGroup';
 import { ProcessTree } from './processTree';
 import { stripTerminalEscapes } from './terminalText';
 
@@ -49,6 +50,11 @@ export interface RunOptions {
    * whose PID namespace then ends everything.
    */
   readonly wrapped?: boolean;
+  /**
+   * Not in a PID namespace (bubblewrap could not run): as root on cgroup v2 the command runs
+   * in a kill group of its own (killGroup.ts), which ends also what left its session.
+   */
+  readonly killGroup?: boolean;
 }
 
 export interface RunResult {
@@ -63,9 +69,11 @@ export interface RunResult {
 export function runProcess(options: RunOptions): Promise<RunResult> {
   const { drainGraceMs = 250, killGraceMs = 2000 } = options;
   return new Promise((resolve, reject) => {
-    const tree = new ProcessTree();
+    const group = options.killGroup ? KillGroup.open() : undefined;
+    const tree = new ProcessTree(group);
+    const run = group ? group.wrap(options.file, options.args) : { file: options.file, args: [...options.args] };
     const started = performance.now();
-    const child = spawn(options.file, [...options.args], {
+    const child = spawn(run.file, run.args, {
       cwd: options.cwd,
       env: { ...(options.env ?? process.env), ...NON_INTERACTIVE_ENV, ...tree.env },
       stdio: ['ignore', 'pipe', 'pipe'],

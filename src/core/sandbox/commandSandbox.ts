@@ -12,7 +12,7 @@ import { sandboxArgs, type SandboxMode, type SandboxPlan } from './bwrapArgv';
 import { describeSandbox, unsandboxedView, type SandboxView } from './describe';
 import { findBwrap } from './findBwrap';
 import { runProbe, type ProbeResult } from './probe';
-import { mountPointInTmp, protectedPaths, resolverDirs, runtimeDirs, secretMasks } from './sandboxPlan';
+import { missingProtected, mountPointInTmp, protectedPaths, resolverDirs, runtimeDirs, secretMasks, within } from './sandboxPlan';
 import { secretVariables } from './secretEnv';
 
 export interface SandboxSettings {
@@ -47,6 +47,8 @@ export interface PreparedCommand {
   readonly view: SandboxView;
   /** Whether it runs in bubblewrap (a failure to start there re-probes). */
   readonly sandboxed: boolean;
+  /** It writes in the workspace folders (workspace-write): a protected path it creates is moved aside (afterCommand). */
+  readonly writesWorkspace?: boolean;
 }
 
 export class SandboxUnavailableError extends Error {}
@@ -122,14 +124,54 @@ export class CommandSandbox {
     if (settings.mode === 'off') return this.refuseIfRequired(settings, plain('the sandbox is off (peon.sandbox.mode)'));
     if (outside !== undefined) return this.refuseIfRequired(settings, plain(`run outside the sandbox at the model's request: "${outside}"`));
     if ((this.options.platform ?? process.platform) !== 'linux') return this.refuseIfRequired(settings, plain('no sandbox on this platform (only Linux has one)'));
+    const covering = this.options.folders.find((folder) => ['/tmp', '/run', ...runtimeDirs(env)].some((dir) => within(folder, dir)));
+    if (covering) return this.refuseIfRequired(settings, plain(`the workspace folder ${covering} holds /tmp, /run or your runtime folder, which the sandbox must replace`));
     const bwrap = findBwrap(env, this.options.folders);
     if (!bwrap) return this.refuseIfRequired(settings, plain('bubblewrap is not installed (Debian/Ubuntu: sudo apt-get install bubblewrap)'));
     const probe = await this.probe(bwrap, settings, env);
     if (!probe.ok) return this.refuseIfRequired(settings, plain(probe.reason));
-    const plan = this.plan(bwrap, settings, cwd, ['/bin/bash', '-lc', command], probe.proc, env);
+    // Not a login shell: a profile could export again the secrets taken out of its environment.
+    const plan = this.plan(bwrap, settings, cwd, ['/bin/bash', '--noprofile', '--norc', '-c', command], probe.proc, env);
     for (const dir of [...(plan.mode === 'workspace-write' ? plan.writable : []), cwd]) mountPointInTmp(plan.tmp, dir);
     const args = sandboxArgs(plan);
-    return { file: bwrap, args, env: cleanEnv(env, plan.unset), view: describeSandbox(args, this.home), sandboxed: true };
+    return { file: bwrap, args, env: cleanEnv(env, plan.unset), view: describeSandbox(args, this.home), sandboxed: true, writesWorkspace: plan.mode === 'workspace-write' };
+  }
+
+  /** Right before it runs: the protected paths missing (bubblewrap can only cover what exists). */
+  missingBefore(prepared: PreparedCommand): string[] {
+    return prepared.sandboxed && prepared.writesWorkspace ? missingProtected(this.options.folders) : [];
+  }
+
+  /**
+   * After a sandboxed command: a protected path it created (a new `.git` whose config runs
+   * programs when git does, a `.vscode`, …) is moved aside, never deleted; what to tell.
+   */
+  afterCommand(missing: readonly string[]): string[] {
+    const notes: string[] = [];
+    for (const created of missing) {
+      if (!fs.existsSync(created) && !fs.lstatSync(created, { throwIfNoEntry: false })) continue;
+      const aside = `${created}.peon-blocked-${Date.now().toString(36)}`;
+      try {
+        fs.renameSync(created, aside);
+        notes.push(`[${path.basename(created)} was created by this sandboxed command and moved to ${path.basename(aside)}: it can make programs run outside the sandbox (git, VS Code or an agent CLI run what it names). Create it with the file tools, or run the command outside the sandbox; both ask the person.]`);
+      } catch (error) {
+        notes.push(`[${path.basename(created)} was created by this sandboxed command and could not be moved aside (${error instanceof Error ? error.message : String(error)}): check it before running git or opening it in an editor.]`);
+      }
+    }
+    return notes;
+  }
+
+  /**
+   * How commands will run now (the probe runs, once per settings): what a face says when a
+   * conversation opens, before any command asks. Refused (required, unavailable): red.
+   */
+  async status(): Promise<SandboxView> {
+    try {
+      return (await this.prepare('true', this.options.folders[0] ?? '/')).view;
+    } catch (error) {
+      if (error instanceof SandboxUnavailableError) return { state: 'unsandboxed', text: error.message };
+      throw error;
+    }
   }
 
   private refuseIfRequired(settings: SandboxSettings, prepared: PreparedCommand): PreparedCommand {

@@ -29,8 +29,9 @@ export function describeSandbox(args: readonly string[], home: string | undefine
   for (let i = 0; i < options.length; i++) {
     const flag = options[i];
     if (flag === '--bind') {
-      const dest = options[i + 2]!;
-      if (dest === '/tmp') tmp = true;
+      const [src, dest] = [options[i + 1]!, options[i + 2]!];
+      // A folder of its own mounted as /tmp is private; /tmp itself bound is the host's.
+      if (dest === '/tmp' && src !== '/tmp') tmp = true;
       else writes.push(tilde(dest, home));
       i += 2;
     } else if (flag === '--tmpfs') {
@@ -55,6 +56,8 @@ export function describeSandbox(args: readonly string[], home: string | undefine
     `writes: ${where.length > 0 ? where.join(', ') : 'nothing'}${writes.length === 0 && tmp ? ' only' : ''}`,
     ...(network ? [] : ['network off']),
   ];
+  // The person's own locations (~/…) first: those are what they look for.
+  hidden.sort((a, b) => Number(b.startsWith('~')) - Number(a.startsWith('~')));
   if (hidden.length > 0) parts.push(`hidden: ${hidden.slice(0, SHOWN_HIDDEN).join(', ')}${hidden.length > SHOWN_HIDDEN ? `, … (+${hidden.length - SHOWN_HIDDEN})` : ''}`);
   if (unset > 0) parts.push(`${unset} secret variable${unset === 1 ? '' : 's'} removed`);
   if (!proc) parts.push("degraded: the host's /proc shows through");

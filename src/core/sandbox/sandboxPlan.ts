@@ -21,7 +21,11 @@ export const SECRET_LOCATIONS: readonly string[] = [
   '.netrc',
   '.git-credentials',
   '.config/git/credentials',
-  '.docker/config.json',
+  // Docker's credentials and Docker Desktop's, Colima's and Lima's sockets (a socket is the daemon: root).
+  '.docker',
+  '.colima',
+  '.lima',
+  '.config/containers/auth.json',
   '.kube',
   '.npmrc',
   '.yarnrc.yml',
@@ -36,18 +40,49 @@ export const SECRET_LOCATIONS: readonly string[] = [
   '.mozilla',
   '.config/google-chrome',
   '.config/chromium',
+  '.pgpass',
+  '.my.cnf',
+  '.s3cfg',
+  '.config/rclone',
+  '.m2/settings.xml',
+  '.gradle/gradle.properties',
+  '.Xauthority',
+  '.bash_history',
+  '.zsh_history',
+  '.psql_history',
+  '.mysql_history',
+  '.python_history',
+  '.node_repl_history',
+  '.config/BraveSoftware',
+  '.config/microsoft-edge',
+  'snap/firefox',
+  'snap/chromium',
+  '.config/github-copilot',
+  '.gemini',
   '.claude.json',
   '.claude/.credentials.json',
   '.codex/auth.json',
   '.pi/agent/auth.json',
   '.local/state/peon',
-  '.config/Code/User/globalStorage',
-  '.vscode-server/data/User/globalStorage',
-  '.local/share/code-server/User/globalStorage',
+  // Every editor's extension state and its conversations (Peon's among them), of every workspace.
+  ...['.config/Code', '.config/Code - Insiders', '.config/VSCodium', '.config/Cursor', '.vscode-server/data', '.local/share/code-server'].flatMap((app) => [`${app}/User/globalStorage`, `${app}/User/workspaceStorage`]),
 ];
 
-/** Workspace-relative paths whose change runs code outside the sandbox (git, VS Code, direnv): read-only inside. */
-export const PROTECTED_IN_WORKSPACE: readonly string[] = ['.git/hooks', '.git/config', '.vscode', '.mcp.json', '.envrc', '.peon', '.husky', '.devcontainer', '.github/workflows'];
+/** Absolute locations hidden too: as root the shadow files and host keys are readable; LXD's socket is the daemon. */
+export const SYSTEM_SECRETS: readonly string[] = ['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/gshadow-', '/etc/ssh', '/var/snap/lxd/common/lxd', '/var/lib/lxd'];
+
+/**
+ * Workspace-relative paths whose change runs code outside the sandbox: read-only inside.
+ * `.git` whole (a folder or a worktree's file): its config, hooks, commondir, modules and
+ * worktrees all name programs git runs, and as a mount point it cannot be moved aside.
+ * VS Code, direnv, the agent CLIs' project settings (hooks), Peon's own, CI.
+ */
+export const PROTECTED_IN_WORKSPACE: readonly string[] = ['.git', '.vscode', '.mcp.json', '.envrc', '.peon', '.husky', '.devcontainer', '.github', '.claude', '.codex', '.pi', '.gemini', '.cursor'];
+
+/** How deep below a workspace folder repositories are looked for (VS Code's git.repositoryScanMaxDepth is 1). */
+const NESTED_DEPTH = 1;
+/** Folders never searched for nested repositories. */
+const NOT_SEARCHED = new Set(['node_modules', '.git']);
 
 /** `candidate`'s real location, when it exists (most do not: asked without throwing, on every command). */
 function realOf(candidate: string): { real: string; dir: boolean } | undefined {
@@ -59,7 +94,7 @@ function realOf(candidate: string): { real: string; dir: boolean } | undefined {
   }
 }
 
-const within = (root: string, p: string): boolean => p === root || p.startsWith(root.endsWith('/') ? root : `${root}/`);
+export const within = (root: string, p: string): boolean => p === root || p.startsWith(root.endsWith('/') ? root : `${root}/`);
 
 export interface Masks {
   readonly dirs: string[];
@@ -72,7 +107,7 @@ export interface Masks {
  * so is one under /run.
  */
 export function secretMasks(home: string | undefined, extra: readonly string[], writable: readonly string[]): Masks {
-  const candidates = [...(home ? SECRET_LOCATIONS.map((rel) => path.join(home, rel)) : []), ...extra];
+  const candidates = [...(home ? SECRET_LOCATIONS.map((rel) => path.join(home, rel)) : []), ...SYSTEM_SECRETS, ...extra];
   const dirs = new Set<string>();
   const files = new Set<string>();
   for (const candidate of candidates) {
@@ -85,17 +120,68 @@ export function secretMasks(home: string | undefined, extra: readonly string[], 
   return { dirs: [...dirs].sort(), files: [...files].sort() };
 }
 
-/** The workspace paths that stay read-only, where they exist, at their real location inside a writable folder. */
+/** `root` and its subfolders down to NESTED_DEPTH: where a repository (and the rest) is protected. */
+function protectedBases(root: string): string[] {
+  const bases = [root];
+  let level = [root];
+  for (let depth = 0; depth < NESTED_DEPTH; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of entries) if (entry.isDirectory() && !NOT_SEARCHED.has(entry.name)) next.push(path.join(dir, entry.name));
+    }
+    bases.push(...next);
+    level = next;
+  }
+  return bases;
+}
+
+/**
+ * The workspace paths that stay read-only, where they exist, at their real location inside
+ * a writable folder: in each folder and its subfolders (nested repositories), and where a
+ * repository's core.hooksPath points inside the workspace.
+ */
 export function protectedPaths(writable: readonly string[]): string[] {
   const out = new Set<string>();
+  const add = (candidate: string): void => {
+    const found = realOf(candidate);
+    if (found && writable.some((w) => within(w, found.real))) out.add(found.real);
+  };
   for (const root of writable) {
-    for (const rel of PROTECTED_IN_WORKSPACE) {
-      const found = realOf(path.join(root, rel));
-      if (found && writable.some((w) => within(w, found.real))) out.add(found.real);
+    for (const base of protectedBases(root)) {
+      for (const rel of PROTECTED_IN_WORKSPACE) add(path.join(base, rel));
+      const hooks = hooksPathOf(path.join(base, '.git', 'config'));
+      if (hooks) add(path.resolve(base, hooks));
     }
   }
   return [...out].sort();
 }
+
+/** A repository's core.hooksPath, read from its config (the simple `hooksPath = x` form git writes). */
+function hooksPathOf(config: string): string | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(config, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const value = /^\s*hookspath\s*=\s*(.+?)\s*$/im.exec(text)?.[1];
+  return value?.replace(/^"(.*)"$/, '$1');
+}
+
+/** Which protected paths are missing now: a command that creates one is found out after it ran (mountable only where it exists). */
+export function missingProtected(writable: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const root of writable) for (const rel of PROTECTED_IN_WORKSPACE) if (!fs.existsSync(path.join(root, rel)) && !isLink(path.join(root, rel))) out.push(path.join(root, rel));
+  return out;
+}
+
+const isLink = (p: string): boolean => fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
 
 /** The user's runtime folder when it is not under /run (which gets its own tmpfs). */
 export function runtimeDirs(env: NodeJS.ProcessEnv): string[] {

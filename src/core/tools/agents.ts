@@ -6,6 +6,7 @@ import * as z from 'zod';
 import fs from 'node:fs';
 import { findExecutable } from '../process/findExecutable';
 import { isWithin } from '../workspace/workspace';
+import { killGroupAvailable } from '../process/killGroup';
 import { runProcess } from '../process/runProcess';
 import { killOnly } from '../sandbox/killOnly';
 import { SETTINGS, type SettingKey } from '../settings';
@@ -89,17 +90,21 @@ function agentTool(spec: AgentSpec): AnyTool {
       const shown = args.prompt.length > CARD_PROMPT_CHARS ? `${args.prompt.slice(0, CARD_PROMPT_CHARS)}… [${args.prompt.length} characters in all]` : args.prompt;
       // Nothing the agent starts outlives it: a PID namespace of its own (DESIGN.md §9).
       const run = await killOnly(executable, [...fixed, args.prompt], ctx.env ?? process.env, ctx.workspace.folders.map((f) => f.root));
-      const ends = run.wrapped ? 'Runs in a PID namespace of its own: everything it starts ends with it' : `Not contained (${run.reason}): what it starts in the background may outlive it`;
+      const ends = run.wrapped
+        ? 'Runs in a PID namespace of its own: everything it starts ends with it'
+        : killGroupAvailable()
+          ? `Runs in a cgroup of its own (no PID namespace: ${run.reason}): everything it starts ends with it (if Peon itself is killed, when it next starts a command)`
+          : `Not contained (${run.reason}): what it starts in the background may outlive it`;
       return {
         risk: 'delegate',
         writes: true,
         paths: [root],
         summary: { kind: 'delegate', executable, argv: [executable, ...fixed, shown], prompt: shown, workspace: root.canonical, warning: DELEGATE_WARNING, containment: `${ends}; ${spec.ownSandbox(fixed)}.` },
-        prepared: { argv, run: { file: run.file, args: run.args }, identity: fileIdentity(executable) },
+        prepared: { argv, run: { file: run.file, args: run.args, wrapped: run.wrapped }, identity: fileIdentity(executable) },
       };
     },
     async execute(args, ctx, assessment) {
-      const { argv, run, identity } = assessment.prepared as { argv: string[]; run: { file: string; args: string[] }; identity: string };
+      const { argv, run, identity } = assessment.prepared as { argv: string[]; run: { file: string; args: string[]; wrapped: boolean }; identity: string };
       const [executable] = argv;
       // The program approved is the program run: PATH, or the file itself, may have changed meanwhile.
       const [command] = ctx.settings[spec.setting] ?? defaultArgv;
@@ -116,6 +121,7 @@ function agentTool(spec: AgentSpec): AnyTool {
           timeoutMs: timeout.seconds * 1000,
           signal: ctx.signal,
           maxOutputBytes: ctx.limits.maxOutputChars,
+          killGroup: !run.wrapped,
           ...(ctx.onProgress ? { onOutput: ctx.onProgress } : {}),
         });
         return processResult(result, timeout.seconds, timeout.notes);

@@ -63,6 +63,7 @@ export const bashTool = defineTool({
     const timeout = args.timeout_seconds === undefined
       ? { seconds: Math.min(ctx.settings['peon.bash.defaultTimeoutSeconds'] ?? 40, max), notes: [] }
       : effectiveTimeout(args.timeout_seconds, max);
+    const missing = ctx.sandbox?.missingBefore(run) ?? [];
     try {
       const result = await runProcess({
         file: run.file,
@@ -73,9 +74,10 @@ export const bashTool = defineTool({
         signal: ctx.signal,
         maxOutputBytes: ctx.limits.maxOutputChars,
         wrapped: run.sandboxed,
+        killGroup: !run.sandboxed,
         ...(ctx.onProgress ? { onOutput: ctx.onProgress } : {}),
       });
-      const notes = [...timeout.notes];
+      const notes = [...timeout.notes, ...(ctx.sandbox?.afterCommand(missing) ?? [])];
       // The sandbox could not be set up: nothing ran, and the next command probes again.
       if (run.sandboxed && result.exitCode === 1 && BWRAP_FAILED.test(result.output.text)) {
         ctx.sandbox?.reprobe();

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { killOnlyArgs, sandboxArgs, type SandboxPlan } from '../../../src/core/sandbox/bwrapArgv';
 import { describeSandbox, unsandboxedView } from '../../../src/core/sandbox/describe';
-import { mountPointInTmp, protectedPaths, secretMasks } from '../../../src/core/sandbox/sandboxPlan';
+import { missingProtected, mountPointInTmp, protectedPaths, secretMasks, SYSTEM_SECRETS } from '../../../src/core/sandbox/sandboxPlan';
 import { isSecretVariable, secretVariables } from '../../../src/core/sandbox/secretEnv';
 
 const made: string[] = [];
@@ -81,17 +81,22 @@ describe('the bwrap argv', () => {
 });
 
 describe("the card's line, read from the argv", () => {
-  test('green: what it writes, network off, what is hidden (four by name, then a count), secrets removed', () => {
-    const many = { ...plan, runtime: [], hiddenDirs: ['/home/u/.ssh', '/home/u/.aws', '/home/u/.kube', '/home/u/.gnupg', '/home/u/.azure'], hiddenFiles: ['/home/u/.netrc', '/opt/creds'] };
+  test("green: what it writes, network off, what is hidden (four by name, the person's own first, then a count), secrets removed", () => {
+    const many = { ...plan, runtime: [], hiddenDirs: ['/etc/ssh', '/home/u/.ssh', '/home/u/.aws', '/home/u/.kube', '/home/u/.gnupg', '/home/u/.azure'], hiddenFiles: ['/etc/shadow', '/home/u/.netrc'] };
     expect(describeSandbox(sandboxArgs(many), '/home/u')).toEqual({
       state: 'sandboxed',
-      text: 'Sandboxed — writes: /w/app, private /tmp · network off · hidden: ~/.ssh, ~/.aws, ~/.kube, ~/.gnupg, … (+3) · 2 secret variables removed',
+      text: 'Sandboxed — writes: /w/app, private /tmp · network off · hidden: ~/.ssh, ~/.aws, ~/.kube, ~/.gnupg, … (+4) · 2 secret variables removed',
     });
   });
 
   test('amber with the network on; read-only writes only its /tmp; the runtime folder is hidden; a host /proc is called degraded', () => {
     const view = describeSandbox(sandboxArgs({ ...plan, mode: 'read-only', network: true, proc: false, hiddenDirs: [], hiddenFiles: [], unset: ['A_TOKEN'] }), '/home/u');
     expect(view).toEqual({ state: 'network', text: "Sandboxed, network ON — writes: private /tmp only · hidden: ~/.run · 1 secret variable removed · degraded: the host's /proc shows through" });
+  });
+
+  test('only a folder of its own mounted on /tmp is a private /tmp: the host /tmp bound is a write there', () => {
+    const args = ['--unshare-net', '--ro-bind', '/', '/', '--bind', '/tmp', '/tmp', '--', 'true'];
+    expect(describeSandbox(args, undefined).text).toBe("Sandboxed — writes: /tmp · network off · degraded: the host's /proc shows through");
   });
 
   test('the home folder is not shortened when it is /, and red says why and what it means', () => {
@@ -104,15 +109,26 @@ describe('secret variables', () => {
   test.each([
     ['GITHUB_TOKEN', true], ['OPENAI_API_KEY', true], ['FOO_APIKEY', true], ['AWS_REGION', true], ['AWS_SECRET_ACCESS_KEY', true], ['SSH_AUTH_SOCK', true],
     ['DB_PASSWORD', true], ['npm_config_//registry.npmjs.org/:_authToken', true], ['HEROKU_AUTH', true], ['my_cookie', true],
-    ['PATH', false], ['HOME', false], ['TOKENIZERS_PARALLELISM', false], ['PASSAGE', false], ['AUTHOR', false], ['KEYBOARD', false], ['GIT_AUTHOR_NAME', false],
+    ['PGPASSWORD', true], ['MYSQL_PWD', true], ['STRIPE_KEY', true], ['GH_PAT', true], ['XAUTHORITY', true], ['DBUS_SESSION_BUS_ADDRESS', true],
+    ['PATH', false], ['HOME', false], ['PWD', false], ['OLDPWD', false], ['TOKENIZERS_PARALLELISM', false], ['PASSAGE', false], ['AUTHOR', false], ['KEYBOARD', false], ['GIT_AUTHOR_NAME', false], ['MANPATH', false],
   ])('%s is a secret: %s', (name, secret) => {
     expect(isSecretVariable(name)).toBe(secret);
+  });
+
+  test('a URL with a password in it is a secret, whatever its name', () => {
+    expect(isSecretVariable('DATABASE_URL', 'postgres://u:dbsecret@h/db')).toBe(true);
+    expect(isSecretVariable('REDIS', 'redis://:pw@localhost:6379')).toBe(true);
+    expect(isSecretVariable('DATABASE_URL', 'postgres://h/db')).toBe(false);
+    expect(isSecretVariable('HOMEPAGE', 'https://user@example.com/')).toBe(false);
   });
 
   test('the names removed from an environment, sorted', () => {
     expect(secretVariables({ PATH: '/bin', Z_TOKEN: 'z', A_SECRET: 'a', HOME: '/h' })).toEqual(['A_SECRET', 'Z_TOKEN']);
   });
 });
+
+/** The masks outside the system's own locations (SYSTEM_SECRETS). */
+const mine = (masks: { dirs: string[]; files: string[] }) => ({ dirs: masks.dirs.filter((d) => !SYSTEM_SECRETS.includes(d)), files: masks.files.filter((f) => !SYSTEM_SECRETS.includes(f)) });
 
 describe('the machine facts of a plan', () => {
   test('secret locations are masked where they really are; absent ones and ones under /tmp are not', () => {
@@ -125,23 +141,37 @@ describe('the machine facts of a plan', () => {
     const inTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-sbx-kube-'));
     made.push(inTmp);
     fs.symlinkSync(inTmp, path.join(home, '.kube'));
-    expect(secretMasks(home, [], [])).toEqual({ dirs: [path.join(elsewhere, 'aws'), path.join(home, '.ssh')].sort(), files: [path.join(home, '.netrc')] });
+    const masks = secretMasks(home, [], []);
+    expect(mine(masks)).toEqual({ dirs: [path.join(elsewhere, 'aws'), path.join(home, '.ssh')].sort(), files: [path.join(home, '.netrc')] });
+    // The system's own: the shadow files (readable as root) and the host's SSH keys.
+    expect(masks.files).toContain('/etc/shadow');
+    expect(masks.dirs).toContain('/etc/ssh');
     // A writable bind brings /tmp back into sight: then it is masked too.
     expect(secretMasks(home, [], [os.tmpdir()]).dirs).toContain(fs.realpathSync(inTmp));
     // A link to / is never masked (that would hide everything).
     fs.rmSync(path.join(home, '.ssh'), { recursive: true });
     fs.symlinkSync('/', path.join(home, '.ssh'));
-    expect(secretMasks(home, [], []).dirs).toEqual([path.join(elsewhere, 'aws')]);
+    expect(mine(secretMasks(home, [], [])).dirs).toEqual([path.join(elsewhere, 'aws')]);
   });
 
   test('protected workspace paths are kept read-only where they exist inside a writable folder, and never followed out of it', () => {
     const root = tempDir('peon-sbx-ws-');
     const outside = tempDir('peon-sbx-out-');
     fs.mkdirSync(path.join(root, '.git/hooks'), { recursive: true });
-    fs.writeFileSync(path.join(root, '.git/config'), '[core]\n');
+    fs.writeFileSync(path.join(root, '.git/config'), '[core]\n\thooksPath = .githooks\n');
+    fs.mkdirSync(path.join(root, '.githooks'));
     fs.writeFileSync(path.join(root, '.envrc'), 'export X=1\n');
+    fs.mkdirSync(path.join(root, '.claude'));
     fs.symlinkSync(outside, path.join(root, '.vscode'));
-    expect(protectedPaths([root])).toEqual([path.join(root, '.envrc'), path.join(root, '.git/config'), path.join(root, '.git/hooks')]);
+    // A nested repository (VS Code's git opens those one level down), and a worktree's `.git` file.
+    fs.mkdirSync(path.join(root, 'lib/.git'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'wt'));
+    fs.writeFileSync(path.join(root, 'wt/.git'), 'gitdir: ../.git/worktrees/wt\n');
+    // Deeper, and under node_modules, nothing is looked for.
+    fs.mkdirSync(path.join(root, 'a/b/.git'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'node_modules/.git'), { recursive: true });
+    expect(protectedPaths([root])).toEqual(['.claude', '.envrc', '.git', '.githooks', 'lib/.git', 'wt/.git'].map((rel) => path.join(root, rel)));
+    expect(missingProtected([root])).toEqual(['.mcp.json', '.peon', '.husky', '.devcontainer', '.github', '.codex', '.pi', '.gemini', '.cursor'].map((rel) => path.join(root, rel)));
   });
 
   test("a symlink planted on a mount point's way in the private /tmp is replaced by a folder", () => {

@@ -1,6 +1,7 @@
 // The Sandbox cases of SECURITY.md, each through the built `peon` command as a person
 // would run it, as root and as an ordinary user (TESTING.md "Sandbox"); every assertion
 // is on the host side: what exists, what a listener heard, which processes are alive.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -105,6 +106,58 @@ describe.each(runners)('as $name', (runner: Runner) => {
     } finally {
       server.close();
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("git's programs stay out of reach: .git (and a nested repository's) cannot be changed or moved aside; a new .git is moved aside after", async () => {
+    const ws = workspaceFor(runner, { 'lib/README.md': 'nested\n' });
+    for (const dir of [ws, path.join(ws, 'lib')]) execFileSync('git', ['init', '-q', dir]);
+    execFileSync('chown', ['-R', `${runner.uid}:${runner.gid}`, ws]);
+    const configs = [path.join(ws, '.git/config'), path.join(ws, 'lib/.git/config')].map((f) => [f, fs.readFileSync(f, 'utf8')] as const);
+    const mark = path.join(runner.outside, 'PWNED');
+    const command = [
+      `git config core.fsmonitor "touch ${mark}"; echo "config=$?"`,
+      `git -C lib config core.fsmonitor "touch ${mark}"; echo "nested=$?"`,
+      'echo "#!/bin/sh" > .git/hooks/pre-commit; echo "hook=$?"',
+      'mv .git .git.old; echo "mv=$?"',
+      'echo ok > tracked.txt; echo "work=$?"',
+    ].join('; ');
+    const r = await result(runCli(runner, ws, 'bash', { command }));
+    for (const step of ['config', 'nested', 'hook', 'mv']) expect(r.output).toMatch(new RegExp(`^${step}=[1-9]`, 'm'));
+    expect(r.output).toMatch(/^work=0$/m);
+    for (const [file, before] of configs) expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    expect(fs.existsSync(path.join(ws, '.git/hooks/pre-commit'))).toBe(false);
+    // A repository the command makes where there was none is moved aside once it ends, said in the result.
+    const bare = workspaceFor(runner);
+    const made = await result(runCli(runner, bare, 'bash', { command: `git init -q && git config core.fsmonitor "touch ${mark}" && echo made` }));
+    expect(made.output).toContain('made');
+    expect(made.output).toMatch(/\.git was created by this sandboxed command and moved to \.git\.peon-blocked-\w+/);
+    expect(fs.existsSync(path.join(bare, '.git'))).toBe(false);
+    expect(fs.readdirSync(bare).filter((n) => n.startsWith('.git.peon-blocked-'))).toHaveLength(1);
+    expect(fs.existsSync(mark)).toBe(false);
+  });
+
+  test('secrets a login profile exports do not come back; sockets in ~/.docker are out of reach', async () => {
+    const ws = workspaceFor(runner);
+    const profile = path.join(runner.home, '.profile');
+    fs.writeFileSync(profile, 'export ANTHROPIC_API_KEY=sk-ant-from-profile\n');
+    fs.mkdirSync(path.join(runner.home, '.docker/desktop'), { recursive: true });
+    const sock = path.join(runner.home, '.docker/desktop/docker.sock');
+    const server = await listener(sock);
+    try {
+      const command = `echo "key=$ANTHROPIC_API_KEY"; ${process.execPath} -e "require('net').connect('${sock}').on('connect', () => console.log('CONNECTED')).on('error', (e) => console.log(e.code))"`;
+      const r = await result(runCli(runner, ws, 'bash', { command }));
+      expect(r.output).toMatch(/^key=$/m);
+      expect(r.output).toContain('ENOENT');
+      expect(server.heard()).toBe(0);
+      // The control: unsandboxed (a login shell), both are there.
+      const off = await result(runCli(runner, ws, 'bash', { command }, { config: OFF }));
+      expect(off.output).toContain('key=sk-ant-from-profile');
+      expect(off.output).toContain('CONNECTED');
+    } finally {
+      server.close();
+      fs.rmSync(profile, { force: true });
+      fs.rmSync(path.join(runner.home, '.docker'), { recursive: true, force: true });
     }
   });
 

@@ -8,7 +8,7 @@ import { denyAll, makeSession, makeWorkspace, quietEnv, tempDir } from './toolTe
 const settings = (user: Record<string, unknown>) => resolveSettings({ user, workspace: {} }).values;
 
 describe('bash', () => {
-  test('runs in the workspace with /bin/bash -lc; a non-zero exit is a result, not an error', async () => {
+  test('runs in the workspace with /bin/bash (sandboxed: not a login shell); a non-zero exit is a result, not an error', async () => {
     const root = makeWorkspace();
     const r = await makeSession(root).call('bash', { command: 'pwd; echo "$0"; exit 7', description: 'where am I' });
     expect(r).toMatchObject({ ok: true, risk: 'process', data: { exitCode: 7, signal: null, timedOut: false, cancelled: false } });
@@ -55,7 +55,8 @@ describe('bash', () => {
     execFileSync('git', ['init', '-q'], { cwd: root });
     execFileSync('git', ['add', 'a.txt'], { cwd: root });
     const s = makeSession(root);
-    const commit = await s.call('bash', { command: 'git -c user.name=t -c user.email=t@t commit' });
+    // A git write runs outside the sandbox (.git is read-only inside), on its own red card.
+    const commit = await s.call('bash', { command: 'git -c user.name=t -c user.email=t@t commit', outside_sandbox: 'git writes .git' });
     expect(commit).toMatchObject({ ok: true, data: { timedOut: false } });
     expect(commit.ok && commit.data.exitCode).not.toBe(0);
     expect(commit.ok && commit.output).toMatch(/empty commit message/i);
