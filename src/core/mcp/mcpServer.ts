@@ -101,6 +101,12 @@ export class McpServer {
     });
   }
 
+  /** Whether `name` is among usable() (asked on every call: no list is built). */
+  offers(name: string): boolean {
+    if (this.state !== 'ready' && this.state !== 'failed' && this.state !== 'starting') return false;
+    return !this.withheldTools.has(name) && this.listed.some((t) => t.name === name);
+  }
+
   hasWithheld(): boolean {
     return this.withheldTools.size > 0;
   }

@@ -51,6 +51,7 @@ export function mcpTool(name: string, ref: McpToolRef, listed: ListedTool, calle
     description,
     inputSchema: modelSchema(listed.inputSchema),
     risk: 'process',
+    untimed: true, // the call has its own timeout, peon.mcp.timeoutSeconds (McpServers.call): one, not two
     parse(raw: unknown): Record<string, unknown> {
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ToolError('invalid_input', `${name} takes a JSON object of parameters.`);
       const why = check(raw);

@@ -113,8 +113,8 @@ export class StdioTransport implements Transport {
   private read(chunk: Buffer): void {
     let start = 0;
     for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-      this.pending.push(chunk.subarray(start, nl));
-      const line = Buffer.concat(this.pending).toString('utf8');
+      // A line within one chunk (the usual case) is decoded where it lies, not copied first.
+      const line = this.pending.length === 0 ? chunk.toString('utf8', start, nl) : Buffer.concat([...this.pending, chunk.subarray(start, nl)]).toString('utf8');
       this.pending = [];
       this.pendingBytes = 0;
       start = nl + 1;
@@ -132,8 +132,8 @@ export class StdioTransport implements Transport {
   }
 
   private line(text: string): void {
-    const line = text.replace(/\r$/, '');
-    if (line.trim() === '') return;
+    const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+    if (line.charCodeAt(0) !== 123 && line.trim() === '') return; // a message starts with {; anything else may be blank
     let message: JSONRPCMessage;
     try {
       message = JSONRPCMessageSchema.parse(JSON.parse(line));

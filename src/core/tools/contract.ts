@@ -209,7 +209,11 @@ export interface Tool<Input = unknown> {
   readonly description: string;
   readonly inputSchema: Readonly<Record<string, unknown>>;
   readonly risk: Risk;
-  /** It waits for the person (a question): no deadline, only Stop ends it. */
+  /**
+   * No deadline from the pipeline: it waits for the person (a question), or bounds
+   * itself (a subagent's time budget, an MCP call's peon.mcp.timeoutSeconds). Stop
+   * still ends it.
+   */
   readonly untimed?: boolean;
   /** Validates raw JSON into the input, or throws `invalid_input`. */
   parse(raw: unknown): Input;
