@@ -24,6 +24,10 @@ export interface SandboxPlan {
   readonly hiddenFiles: readonly string[];
   /** Workspace paths that run code outside the sandbox when changed (.git/hooks, .vscode): read-only. */
   readonly protect: readonly string[];
+  /** Protected paths that do not exist yet, covered read-only (by an empty folder or file) so the command cannot create them. */
+  readonly cover?: readonly { readonly path: string; readonly dir: boolean }[];
+  /** The empty, read-only folder and file that cover them. */
+  readonly empty?: { readonly dir: string; readonly file: string };
   /** Read-only binds over the tmpfs on /run that name resolution needs when the network is on. */
   readonly resolver: readonly string[];
   /** Environment variables removed (secrets). */
@@ -48,6 +52,7 @@ export function sandboxArgs(plan: SandboxPlan): string[] {
   args.push('--bind', plan.tmp, '/tmp', '--setenv', 'TMPDIR', '/tmp');
   if (plan.mode === 'workspace-write') for (const dir of plan.writable) args.push('--bind', dir, dir);
   for (const p of plan.protect) args.push('--ro-bind', p, p);
+  if (plan.empty) for (const c of plan.cover ?? []) args.push('--ro-bind', c.dir ? plan.empty.dir : plan.empty.file, c.path);
   for (const dir of plan.hiddenDirs) args.push('--tmpfs', dir);
   for (const file of plan.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
   for (const name of plan.unset) args.push('--unsetenv', name);

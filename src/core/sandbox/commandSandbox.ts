@@ -12,8 +12,10 @@ import { sandboxArgs, type SandboxMode, type SandboxPlan } from './bwrapArgv';
 import { describeSandbox, unsandboxedView, type SandboxView } from './describe';
 import { findBwrap } from './findBwrap';
 import { runProbe, type ProbeResult } from './probe';
-import { missingProtected, mountPointInTmp, protectedPaths, resolverDirs, runtimeDirs, secretMasks, within } from './sandboxPlan';
-import { secretVariables } from './secretEnv';
+import { guardOf, settle, type CommandGuard } from './commandGuard';
+import { RepoScan } from './repoScan';
+import { coverable, mountPointInTmp, protectedPaths, resolverDirs, runtimeDirs, SECRET_LOCATIONS, secretMasks, within, writableFolders, } from './sandboxPlan';
+import { credentialPaths, secretVariables } from './secretEnv';
 
 export interface SandboxSettings {
   readonly mode: SandboxMode;
@@ -40,6 +42,8 @@ export interface CommandSandboxOptions {
 }
 
 /** A command ready to run: the program, its arguments and environment, and what the card says. */
+export type { CommandGuard } from './commandGuard';
+
 export interface PreparedCommand {
   readonly file: string;
   readonly args: readonly string[];
@@ -47,14 +51,25 @@ export interface PreparedCommand {
   readonly view: SandboxView;
   /** Whether it runs in bubblewrap (a failure to start there re-probes). */
   readonly sandboxed: boolean;
-  /** It writes in the workspace folders (workspace-write): a protected path it creates is moved aside (afterCommand). */
-  readonly writesWorkspace?: boolean;
+  /** The plan it was built from: built again right before it runs (beforeCommand). */
+  readonly plan?: SandboxPlan;
 }
+
 
 export class SandboxUnavailableError extends Error {}
 
+/**
+ * The sandboxed shell first closes every descriptor above 2 it was handed (one the
+ * person's shell or the editor left open to a file bubblewrap hides, a pipe of the
+ * host's), then runs the command, verbatim, as `$1`. Not a login shell: a profile could
+ * export again the secrets taken out of its environment.
+ */
+const CLOSE_INHERITED = 'for f in /proc/self/fd/*; do f=${f##*/}; [ "$f" -gt 2 ] && eval "exec $f>&-"; done; exec /bin/bash --noprofile --norc -c "$1"';
+
 export class CommandSandbox {
   private tmp: string | undefined;
+  private empty: { root: string; dir: string; file: string } | undefined;
+  private readonly repos = new RepoScan();
   private probed: { key: string; result: Promise<ProbeResult & { proc: boolean }> } | undefined;
 
   constructor(private readonly options: CommandSandboxOptions) {}
@@ -72,12 +87,37 @@ export class CommandSandbox {
     return this.tmp;
   }
 
+  /** An empty folder and file, read-only, that cover a protected path before a command could create it. */
+  private emptyCovers(): { dir: string; file: string } {
+    if (!this.empty) {
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-sandbox-empty-'));
+      const dir = path.join(root, 'dir');
+      const file = path.join(root, 'file');
+      fs.mkdirSync(dir, { mode: 0o555 });
+      fs.writeFileSync(file, '', { mode: 0o444 });
+      this.empty = { root, dir, file };
+      live.add(this);
+    }
+    return this.empty;
+  }
+
   private plan(bwrap: string, settings: SandboxSettings, cwd: string, argv: readonly string[], proc: boolean, env: NodeJS.ProcessEnv): SandboxPlan {
-    const writable = this.options.folders;
-    const masks = secretMasks(this.home, this.options.privateDirs ?? [], settings.mode === 'workspace-write' ? writable : []);
-    return {
+    return this.planned(bwrap, settings, cwd, argv, proc, env).plan;
+  }
+
+  /** The plan, and what it found in the workspace (for afterCommand). */
+  private planned(bwrap: string, settings: SandboxSettings, cwd: string, argv: readonly string[], proc: boolean, env: NodeJS.ProcessEnv, guarding = false): { plan: SandboxPlan; guard: CommandGuard } {
+    const writing = settings.mode === 'workspace-write';
+    const extra = [...(this.options.privateDirs ?? []), ...credentialPaths(env, SECRET_LOCATIONS)];
+    const masks = secretMasks(this.home, extra, writing ? this.options.folders : []);
+    const writable = writing ? writableFolders(this.options.folders, this.home, masks).writable : [];
+    // What to protect is looked for right before the command runs (beforeCommand); the card's line does not depend on it.
+    const repos = writing && guarding ? this.repos.find(writable) : [];
+    const guarded = writing && guarding ? protectedPaths(writable, repos, this.home) : { protect: [], absent: [], links: [] };
+    const guard = guardOf(guarded, repos, writable);
+    const plan: SandboxPlan = {
       bwrap,
-      mode: settings.mode === 'read-only' ? 'read-only' : 'workspace-write',
+      mode: writable.length > 0 ? 'workspace-write' : 'read-only',
       network: settings.network,
       proc,
       writable,
@@ -85,12 +125,15 @@ export class CommandSandbox {
       runtime: runtimeDirs(env),
       hiddenDirs: masks.dirs,
       hiddenFiles: masks.files,
-      protect: settings.mode === 'workspace-write' ? protectedPaths(writable) : [],
+      protect: guarded.protect,
+      cover: guarded.absent.filter((a) => coverable(a, writable)),
+      empty: this.emptyCovers(),
       resolver: settings.network ? resolverDirs() : [],
       unset: secretVariables(env),
       cwd,
       argv,
     };
+    return { plan, guard };
   }
 
   /** Whether the real argv runs here; probed once per settings, again after `reprobe`. */
@@ -130,35 +173,35 @@ export class CommandSandbox {
     if (!bwrap) return this.refuseIfRequired(settings, plain('bubblewrap is not installed (Debian/Ubuntu: sudo apt-get install bubblewrap)'));
     const probe = await this.probe(bwrap, settings, env);
     if (!probe.ok) return this.refuseIfRequired(settings, plain(probe.reason));
-    // Not a login shell: a profile could export again the secrets taken out of its environment.
-    const plan = this.plan(bwrap, settings, cwd, ['/bin/bash', '--noprofile', '--norc', '-c', command], probe.proc, env);
+    const plan = this.plan(bwrap, settings, cwd, ['/bin/bash', '--noprofile', '--norc', '-c', CLOSE_INHERITED, 'bash', command], probe.proc, env);
     for (const dir of [...(plan.mode === 'workspace-write' ? plan.writable : []), cwd]) mountPointInTmp(plan.tmp, dir);
     const args = sandboxArgs(plan);
-    return { file: bwrap, args, env: cleanEnv(env, plan.unset), view: describeSandbox(args, this.home), sandboxed: true, writesWorkspace: plan.mode === 'workspace-write' };
-  }
-
-  /** Right before it runs: the protected paths missing (bubblewrap can only cover what exists). */
-  missingBefore(prepared: PreparedCommand): string[] {
-    return prepared.sandboxed && prepared.writesWorkspace ? missingProtected(this.options.folders) : [];
+    return { file: bwrap, args, env: cleanEnv(env, plan.unset), view: describeSandbox(args, this.home), sandboxed: true, plan };
   }
 
   /**
-   * After a sandboxed command: a protected path it created (a new `.git` whose config runs
-   * programs when git does, a `.vscode`, …) is moved aside, never deleted; what to tell.
+   * Right before it runs (the card may have waited): the plan built again from what is
+   * there now — the repositories, what they name, what is missing and is covered — and
+   * what afterCommand compares with.
    */
-  afterCommand(missing: readonly string[]): string[] {
-    const notes: string[] = [];
-    for (const created of missing) {
-      if (!fs.existsSync(created) && !fs.lstatSync(created, { throwIfNoEntry: false })) continue;
-      const aside = `${created}.peon-blocked-${Date.now().toString(36)}`;
-      try {
-        fs.renameSync(created, aside);
-        notes.push(`[${path.basename(created)} was created by this sandboxed command and moved to ${path.basename(aside)}: it can make programs run outside the sandbox (git, VS Code or an agent CLI run what it names). Create it with the file tools, or run the command outside the sandbox; both ask the person.]`);
-      } catch (error) {
-        notes.push(`[${path.basename(created)} was created by this sandboxed command and could not be moved aside (${error instanceof Error ? error.message : String(error)}): check it before running git or opening it in an editor.]`);
-      }
-    }
-    return notes;
+  beforeCommand(prepared: PreparedCommand): { prepared: PreparedCommand; guard?: CommandGuard } {
+    const before = prepared.plan;
+    if (!prepared.sandboxed || !before || before.mode !== 'workspace-write') return { prepared };
+    const settings = { mode: before.mode, network: before.network, required: false } as const;
+    const { plan, guard } = this.planned(before.bwrap, settings, before.cwd, before.argv, before.proc, this.options.env, true);
+    for (const dir of [...plan.writable, plan.cwd]) mountPointInTmp(plan.tmp, dir);
+    const args = sandboxArgs(plan);
+    return { prepared: { ...prepared, args, env: cleanEnv(this.options.env, plan.unset), plan }, ...(plan.mode === 'workspace-write' ? { guard } : {}) };
+  }
+
+  /**
+   * After a sandboxed command: the empty covers bubblewrap left are removed; a protected
+   * path it still made (where it could not be covered), a protected symlink it replaced
+   * and a `.git` it made anywhere are moved aside under a name it cannot guess, never
+   * deleted. What to tell, on the command's card.
+   */
+  afterCommand(guard: CommandGuard | undefined): string[] {
+    return guard ? settle(guard, () => this.repos.find(guard.writable)) : [];
   }
 
   /**
@@ -185,6 +228,11 @@ export class CommandSandbox {
   dispose(): void {
     if (this.tmp) fs.rmSync(this.tmp, { recursive: true, force: true });
     this.tmp = undefined;
+    if (this.empty) {
+      fs.chmodSync(this.empty.dir, 0o755);
+      fs.rmSync(this.empty.root, { recursive: true, force: true });
+    }
+    this.empty = undefined;
     live.delete(this);
   }
 }

@@ -5,6 +5,7 @@
 // through a symlink.
 import fs from 'node:fs';
 import path from 'node:path';
+import { gitProtection, type Absent } from './gitProtect';
 
 /** Home-relative locations of credentials (DESIGN.md §9, SECURITY.md "Sandbox"). */
 export const SECRET_LOCATIONS: readonly string[] = [
@@ -21,6 +22,17 @@ export const SECRET_LOCATIONS: readonly string[] = [
   '.netrc',
   '.git-credentials',
   '.config/git/credentials',
+  // git's credential cache daemon answers on a socket: whoever reaches it gets the passwords.
+  '.cache/git/credential',
+  '.git-credential-cache',
+  // Password managers' and desktop VMs' agent sockets (a container VM's socket is root).
+  '.1password',
+  '.config/1Password',
+  '.bitwarden-ssh-agent.sock',
+  '.rd',
+  '.orbstack',
+  '.local/share/containers/podman/machine',
+  '.config/containers/podman/machine',
   // Docker's credentials and Docker Desktop's, Colima's and Lima's sockets (a socket is the daemon: root).
   '.docker',
   '.colima',
@@ -79,9 +91,16 @@ export const SYSTEM_SECRETS: readonly string[] = ['/etc/shadow', '/etc/gshadow',
  */
 export const PROTECTED_IN_WORKSPACE: readonly string[] = ['.git', '.vscode', '.mcp.json', '.envrc', '.peon', '.husky', '.devcontainer', '.github', '.claude', '.codex', '.pi', '.gemini', '.cursor'];
 
-/** How deep below a workspace folder repositories are looked for (VS Code's git.repositoryScanMaxDepth is 1). */
-const NESTED_DEPTH = 1;
-/** Folders never searched for nested repositories. */
+/** Which protected names are files (the rest are folders): what covers one that is missing. */
+const PROTECTED_FILES = new Set(['.mcp.json', '.envrc']);
+/**
+ * The missing names covered while a command runs, because a program reads them at once
+ * (git, VS Code's settings and tasks, the agent CLIs' and Peon's own hooks and servers).
+ * The rest wait for the person (direnv asks for `direnv allow`, CI runs .github remotely,
+ * a dev container is reopened by hand) and are only looked for after.
+ */
+const COVERED = new Set(['.git', '.vscode', '.mcp.json', '.peon', '.claude', '.codex', '.pi', '.gemini', '.cursor']);
+/** Folders never searched for the protected names below a workspace folder. */
 const NOT_SEARCHED = new Set(['node_modules', '.git']);
 
 /** `candidate`'s real location, when it exists (most do not: asked without throwing, on every command). */
@@ -120,68 +139,80 @@ export function secretMasks(home: string | undefined, extra: readonly string[], 
   return { dirs: [...dirs].sort(), files: [...files].sort() };
 }
 
-/** `root` and its subfolders down to NESTED_DEPTH: where a repository (and the rest) is protected. */
-function protectedBases(root: string): string[] {
-  const bases = [root];
-  let level = [root];
-  for (let depth = 0; depth < NESTED_DEPTH; depth++) {
-    const next: string[] = [];
-    for (const dir of level) {
-      let entries: fs.Dirent[];
-      try {
-        entries = fs.readdirSync(dir, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const entry of entries) if (entry.isDirectory() && !NOT_SEARCHED.has(entry.name)) next.push(path.join(dir, entry.name));
-    }
-    bases.push(...next);
-    level = next;
+/**
+ * The folders a command may write: the workspace folders, except one that holds the
+ * home folder or a hidden location. Inside such a folder a command could rename a
+ * parent of a mask (`mv ~/.config ~/.config-x`), and the next command would find the
+ * secret under its new name; so that folder stays read-only.
+ */
+export function writableFolders(folders: readonly string[], home: string | undefined, masks: Masks): { writable: string[]; held: string[] } {
+  const hidden = [...masks.dirs, ...masks.files, ...(home && home !== '/' ? [realOf(home)?.real ?? home] : [])];
+  const held = folders.filter((folder) => hidden.some((h) => within(folder, h)));
+  return { writable: folders.filter((f) => !held.includes(f)), held };
+}
+
+/** `root`'s subfolders (one level: VS Code's git.repositoryScanMaxDepth), where the protected names are protected too. */
+function subfolders(root: string): string[] {
+  try {
+    return fs.readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory() && !NOT_SEARCHED.has(e.name)).map((e) => path.join(root, e.name));
+  } catch {
+    return [];
   }
-  return bases;
+}
+
+export interface Protection {
+  /** Existing paths, at their real location inside a writable folder: bound read-only. */
+  readonly protect: string[];
+  /** Missing protected paths in a writable folder: covered before the command where that is safe, and looked for after. */
+  readonly absent: Absent[];
+  /** Protected names that are symlinks (only their target can be bound): a command that replaces one is found out after. */
+  readonly links: { readonly path: string; readonly target: string }[];
 }
 
 /**
- * The workspace paths that stay read-only, where they exist, at their real location inside
- * a writable folder: in each folder and its subfolders (nested repositories), and where a
- * repository's core.hooksPath points inside the workspace.
+ * The workspace paths that stay read-only: the protected names in each writable folder
+ * and its subfolders, and every repository found at any depth (`gitEntries`) with what
+ * its `.git` file and config name (gitProtect.ts). What is missing is returned as
+ * absent: a command must not be the one to create it.
  */
-export function protectedPaths(writable: readonly string[]): string[] {
+export function protectedPaths(writable: readonly string[], gitEntries: readonly string[], home: string | undefined): Protection {
+  const inside = (p: string): boolean => writable.some((w) => within(w, p));
   const out = new Set<string>();
+  const absent = new Map<string, Absent>();
+  const links: Protection['links'] = [];
   const add = (candidate: string): void => {
     const found = realOf(candidate);
-    if (found && writable.some((w) => within(w, found.real))) out.add(found.real);
+    if (found && inside(found.real)) out.add(found.real);
   };
   for (const root of writable) {
-    for (const base of protectedBases(root)) {
-      for (const rel of PROTECTED_IN_WORKSPACE) add(path.join(base, rel));
-      const hooks = hooksPathOf(path.join(base, '.git', 'config'));
-      if (hooks) add(path.resolve(base, hooks));
+    for (const base of [root, ...subfolders(root)]) for (const rel of PROTECTED_IN_WORKSPACE) add(path.join(base, rel));
+    for (const rel of PROTECTED_IN_WORKSPACE) {
+      const at = path.join(root, rel);
+      const stat = fs.lstatSync(at, { throwIfNoEntry: false });
+      if (!stat) absent.set(at, { path: at, dir: !PROTECTED_FILES.has(rel), ...(COVERED.has(rel) ? {} : { later: true }) });
+      else if (stat.isSymbolicLink()) links.push({ path: at, target: fs.readlinkSync(at) });
     }
   }
-  return [...out].sort();
+  const git = gitProtection(gitEntries, home);
+  for (const p of git.protect) if (inside(p)) out.add(p);
+  for (const a of git.absent) if (inside(a.path) && !fs.lstatSync(a.path, { throwIfNoEntry: false })) absent.set(a.path, a);
+  return { protect: [...out].sort(), absent: [...absent.values()].sort((a, b) => a.path.localeCompare(b.path)), links };
 }
 
-/** A repository's core.hooksPath, read from its config (the simple `hooksPath = x` form git writes). */
-function hooksPathOf(config: string): string | undefined {
-  let text: string;
+/**
+ * Whether bwrap may make `target` as a mount point: its parent exists and is a real
+ * folder inside a writable one, reached through no symlink, so the point is made
+ * where it is named and nowhere else.
+ */
+export function coverable(absent: Absent, writable: readonly string[]): boolean {
+  if (absent.later) return false;
+  const parent = path.dirname(absent.path);
   try {
-    text = fs.readFileSync(config, 'utf8');
+    return fs.realpathSync.native(parent) === parent && fs.statSync(parent).isDirectory() && writable.some((w) => within(w, parent));
   } catch {
-    return undefined;
+    return false;
   }
-  const value = /^\s*hookspath\s*=\s*(.+?)\s*$/im.exec(text)?.[1];
-  return value?.replace(/^"(.*)"$/, '$1');
 }
-
-/** Which protected paths are missing now: a command that creates one is found out after it ran (mountable only where it exists). */
-export function missingProtected(writable: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const root of writable) for (const rel of PROTECTED_IN_WORKSPACE) if (!fs.existsSync(path.join(root, rel)) && !isLink(path.join(root, rel))) out.push(path.join(root, rel));
-  return out;
-}
-
-const isLink = (p: string): boolean => fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
 
 /** The user's runtime folder when it is not under /run (which gets its own tmpfs). */
 export function runtimeDirs(env: NodeJS.ProcessEnv): string[] {

@@ -3,18 +3,22 @@
 // out keys, and the handles of the desktop session (X11, D-Bus), which would let a
 // command act outside the sandbox.
 
-const SECRET_NAME = /(^|_)(TOKEN|SECRET|SECRETS|PASS|API_?KEY|ACCESS_?KEY|SECRET_?KEY|PRIVATE_?KEY|SESSION_?KEY|CREDENTIALS?|AUTH|AUTH_?TOKEN|COOKIE|KEY|PAT|PWD)$|PASSWORD$|PASSWD$/;
-const SECRET_PREFIX = /^(AWS|AZURE|ARM_CLIENT|GOOGLE_APPLICATION|GCP_SA|DIGITALOCEAN|HCLOUD|VAULT|OP_SESSION|TWINE|PYPI)_/;
+const SECRET_NAME = /(^|_)(TOKEN|SECRET|SECRETS|PASS|API_?KEY|ACCESS_?KEY|SECRET_?KEY|PRIVATE_?KEY|SESSION_?KEY|CREDENTIALS?|AUTH|AUTH_?TOKEN|COOKIE|KEY|PAT|PWD|DSN)$|PASSWORD$|PASSWD$/;
+/** A credential word anywhere in the name (`GITHUB_TOKEN_FOR_CI`, `CI_JOB_JWT_V2`, `SLACK_WEBHOOK_URL`). */
+const SECRET_WORD = /(^|_)(TOKEN|TOKENS|SECRET|SECRETS|JWT|PASSWORD|PASSWD|WEBHOOK|WEBHOOKS|APIKEY|API_KEY)(_|$)/;
+const SECRET_PREFIX = /^(AWS|AZURE|ARM_CLIENT|GOOGLE_APPLICATION|GCP_SA|DIGITALOCEAN|HCLOUD|VAULT|OP_SESSION|TWINE|PYPI|BUNDLE)_/;
 const SECRET_EXACT = new Set(['SSH_AUTH_SOCK', 'SSH_AGENT_PID', 'GPG_AGENT_INFO', 'GNUPGHOME', 'KRB5CCNAME', 'NETRC', 'DOCKER_AUTH_CONFIG', 'NPM_CONFIG__AUTH', 'GIT_ASKPASS_TOKEN', 'XAUTHORITY', 'DBUS_SESSION_BUS_ADDRESS']);
 /** The shell's own: never a secret, whatever the patterns say. */
 const NEVER = new Set(['PWD', 'OLDPWD']);
 /** `scheme://user:password@host`: a connection string with its password in it. */
 const CREDENTIAL_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s:]*:[^/@\s]+@/i;
+/** `https://ghp_…@host`: a token as the URL's user name (a plain `git@` is not one). */
+const TOKEN_USER_URL = /^[a-z][a-z0-9+.-]*:\/\/[A-Za-z0-9_\-.~%]{20,}@/i;
 
 export function isSecretVariable(name: string, value?: string): boolean {
   const upper = name.toUpperCase();
   if (NEVER.has(upper)) return false;
-  return SECRET_EXACT.has(upper) || SECRET_NAME.test(upper) || SECRET_PREFIX.test(upper) || upper.startsWith('NPM_CONFIG_//') || (value !== undefined && CREDENTIAL_URL.test(value));
+  return SECRET_EXACT.has(upper) || SECRET_NAME.test(upper) || SECRET_WORD.test(upper) || SECRET_PREFIX.test(upper) || upper.startsWith('NPM_CONFIG_//') || (value !== undefined && (CREDENTIAL_URL.test(value) || TOKEN_USER_URL.test(value)));
 }
 
 /** The names in `env` a sandboxed command does not get, sorted. */
@@ -22,4 +26,20 @@ export function secretVariables(env: NodeJS.ProcessEnv): string[] {
   return Object.keys(env)
     .filter((name) => isSecretVariable(name, env[name]))
     .sort();
+}
+
+/**
+ * Variables that move a credential file or folder away from where SECRET_LOCATIONS
+ * looks (`KUBECONFIG=/srv/k/config`, `GNUPGHOME`): removing the variable is not enough,
+ * what it names is hidden too. `KUBECONFIG` may list several, `:`-separated.
+ */
+const CREDENTIAL_PATHS = ['GOOGLE_APPLICATION_CREDENTIALS', 'KUBECONFIG', 'AWS_SHARED_CREDENTIALS_FILE', 'AWS_CONFIG_FILE', 'DOCKER_CONFIG', 'GNUPGHOME', 'CLOUDSDK_CONFIG', 'GH_CONFIG_DIR', 'AZURE_CONFIG_DIR', 'NPM_CONFIG_USERCONFIG', 'PGPASSFILE', 'NETRC', 'PASSWORD_STORE_DIR', 'VAULT_CONFIG_PATH', 'TF_CLI_CONFIG_FILE', 'BUNDLE_USER_CONFIG'];
+
+/** The absolute paths those variables name; and the `~/.config` secret locations under `XDG_CONFIG_HOME` when it moves them. */
+export function credentialPaths(env: NodeJS.ProcessEnv, configLocations: readonly string[]): string[] {
+  const out: string[] = [];
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg?.startsWith('/')) for (const rel of configLocations) if (rel.startsWith('.config/')) out.push(`${xdg.replace(/\/+$/, '')}/${rel.slice('.config/'.length)}`);
+  for (const name of CREDENTIAL_PATHS) for (const p of (env[name] ?? '').split(':')) if (p.startsWith('/')) out.push(p);
+  return out;
 }

@@ -57,13 +57,14 @@ export const bashTool = defineTool({
   },
   async execute(args, ctx, assessment) {
     const dir = assessment.paths[0]!;
-    const run = assessment.prepared as PreparedCommand;
+    // Built again right before it runs: what is protected and covered is what is there now.
+    const ready = ctx.sandbox?.beforeCommand(assessment.prepared as PreparedCommand) ?? { prepared: assessment.prepared as PreparedCommand };
+    const run = ready.prepared;
     const max = ctx.settings['peon.bash.maxTimeoutSeconds'] ?? 600;
     // Only a timeout the call asked for is reported as lowered; the default is simply capped.
     const timeout = args.timeout_seconds === undefined
       ? { seconds: Math.min(ctx.settings['peon.bash.defaultTimeoutSeconds'] ?? 40, max), notes: [] }
       : effectiveTimeout(args.timeout_seconds, max);
-    const missing = ctx.sandbox?.missingBefore(run) ?? [];
     try {
       const result = await runProcess({
         file: run.file,
@@ -77,7 +78,7 @@ export const bashTool = defineTool({
         killGroup: !run.sandboxed,
         ...(ctx.onProgress ? { onOutput: ctx.onProgress } : {}),
       });
-      const notes = [...timeout.notes, ...(ctx.sandbox?.afterCommand(missing) ?? [])];
+      const notes = [...timeout.notes, ...(ctx.sandbox?.afterCommand(ready.guard) ?? [])];
       // The sandbox could not be set up: nothing ran, and the next command probes again.
       if (run.sandboxed && result.exitCode === 1 && BWRAP_FAILED.test(result.output.text)) {
         ctx.sandbox?.reprobe();

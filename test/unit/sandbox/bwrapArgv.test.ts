@@ -8,8 +8,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { killOnlyArgs, sandboxArgs, type SandboxPlan } from '../../../src/core/sandbox/bwrapArgv';
 import { describeSandbox, unsandboxedView } from '../../../src/core/sandbox/describe';
-import { missingProtected, mountPointInTmp, protectedPaths, secretMasks, SYSTEM_SECRETS } from '../../../src/core/sandbox/sandboxPlan';
-import { isSecretVariable, secretVariables } from '../../../src/core/sandbox/secretEnv';
+import { gitProtection } from '../../../src/core/sandbox/gitProtect';
+import { RepoScan } from '../../../src/core/sandbox/repoScan';
+import { coverable, mountPointInTmp, protectedPaths, secretMasks, SYSTEM_SECRETS, writableFolders } from '../../../src/core/sandbox/sandboxPlan';
+import { credentialPaths, isSecretVariable, secretVariables } from '../../../src/core/sandbox/secretEnv';
 
 const made: string[] = [];
 afterAll(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
@@ -110,6 +112,7 @@ describe('secret variables', () => {
     ['GITHUB_TOKEN', true], ['OPENAI_API_KEY', true], ['FOO_APIKEY', true], ['AWS_REGION', true], ['AWS_SECRET_ACCESS_KEY', true], ['SSH_AUTH_SOCK', true],
     ['DB_PASSWORD', true], ['npm_config_//registry.npmjs.org/:_authToken', true], ['HEROKU_AUTH', true], ['my_cookie', true],
     ['PGPASSWORD', true], ['MYSQL_PWD', true], ['STRIPE_KEY', true], ['GH_PAT', true], ['XAUTHORITY', true], ['DBUS_SESSION_BUS_ADDRESS', true],
+    ['SENTRY_DSN', true], ['SLACK_WEBHOOK_URL', true], ['BUNDLE_GEMS__EXAMPLE__COM', true], ['CI_JOB_JWT', true], ['CI_JOB_JWT_V2', true], ['GITHUB_TOKEN_FOR_CI', true],
     ['PATH', false], ['HOME', false], ['PWD', false], ['OLDPWD', false], ['TOKENIZERS_PARALLELISM', false], ['PASSAGE', false], ['AUTHOR', false], ['KEYBOARD', false], ['GIT_AUTHOR_NAME', false], ['MANPATH', false],
   ])('%s is a secret: %s', (name, secret) => {
     expect(isSecretVariable(name)).toBe(secret);
@@ -120,6 +123,8 @@ describe('secret variables', () => {
     expect(isSecretVariable('REDIS', 'redis://:pw@localhost:6379')).toBe(true);
     expect(isSecretVariable('DATABASE_URL', 'postgres://h/db')).toBe(false);
     expect(isSecretVariable('HOMEPAGE', 'https://user@example.com/')).toBe(false);
+    expect(isSecretVariable('REMOTE', 'https://ghp_abcdefghijklmnopqrstuvwxyz0123@github.com/o/r')).toBe(true); // a token as the user name
+    expect(isSecretVariable('REMOTE', 'ssh://git@github.com/o/r')).toBe(false);
   });
 
   test('the names removed from an environment, sorted', () => {
@@ -163,15 +168,66 @@ describe('the machine facts of a plan', () => {
     fs.writeFileSync(path.join(root, '.envrc'), 'export X=1\n');
     fs.mkdirSync(path.join(root, '.claude'));
     fs.symlinkSync(outside, path.join(root, '.vscode'));
-    // A nested repository (VS Code's git opens those one level down), and a worktree's `.git` file.
+    // Nested repositories at any depth, and a worktree's `.git` file; under node_modules nothing is looked for.
     fs.mkdirSync(path.join(root, 'lib/.git'), { recursive: true });
     fs.mkdirSync(path.join(root, 'wt'));
     fs.writeFileSync(path.join(root, 'wt/.git'), 'gitdir: ../.git/worktrees/wt\n');
-    // Deeper, and under node_modules, nothing is looked for.
     fs.mkdirSync(path.join(root, 'a/b/.git'), { recursive: true });
     fs.mkdirSync(path.join(root, 'node_modules/.git'), { recursive: true });
-    expect(protectedPaths([root])).toEqual(['.claude', '.envrc', '.git', '.githooks', 'lib/.git', 'wt/.git'].map((rel) => path.join(root, rel)));
-    expect(missingProtected([root])).toEqual(['.mcp.json', '.peon', '.husky', '.devcontainer', '.github', '.codex', '.pi', '.gemini', '.cursor'].map((rel) => path.join(root, rel)));
+    const repos = new RepoScan().find([root]);
+    expect(repos).toEqual(['.git', 'a/b/.git', 'lib/.git', 'wt/.git'].map((rel) => path.join(root, rel)));
+    const found = protectedPaths([root], repos, undefined);
+    expect(found.protect).toEqual(['.claude', '.envrc', '.git', '.githooks', 'a/b/.git', 'lib/.git', 'wt/.git'].map((rel) => path.join(root, rel)));
+    expect(found.absent.map((a) => [path.relative(root, a.path), a.dir, a.later ?? false])).toEqual([
+      ['.codex', true, false], ['.cursor', true, false], ['.devcontainer', true, true], ['.gemini', true, false], ['.git/worktrees/wt', true, false], ['.github', true, true], ['.husky', true, true], ['.mcp.json', false, false], ['.peon', true, false], ['.pi', true, false],
+    ]);
+    expect(found.links).toEqual([{ path: path.join(root, '.vscode'), target: outside }]);
+    // Covered before a command only where bwrap makes the point where it is named: not inside a missing folder.
+    expect(coverable({ path: path.join(root, '.peon'), dir: true }, [root])).toBe(true);
+    expect(coverable({ path: path.join(root, '.github'), dir: true, later: true }, [root])).toBe(false);
+    expect(coverable({ path: path.join(root, '.git/worktrees/wt'), dir: true }, [root])).toBe(false);
+    fs.symlinkSync(outside, path.join(root, 'tools'));
+    expect(coverable({ path: path.join(root, 'tools/.githooks'), dir: true }, [root])).toBe(false);
+  });
+
+  test('what a repository names is protected: the git folder of a `.git` file, hooksPath (there or not), included configs', () => {
+    const root = tempDir('peon-sbx-git-');
+    const home = tempDir('peon-sbx-githome-');
+    fs.mkdirSync(path.join(root, '.bare'));
+    fs.writeFileSync(path.join(root, '.bare/config'), '[core]\n\tbare = false\n[include]\n\tpath = ../shared.gitconfig\n[includeIf "gitdir:~/x/"]\n\tpath = ~/.gitconfig-work ; a comment\n');
+    fs.writeFileSync(path.join(root, '.git'), 'gitdir: ./.bare\n');
+    fs.writeFileSync(path.join(root, 'shared.gitconfig'), '[core] hooksPath = "hooks dir"\n[include]\n\tpath = missing.gitconfig\n');
+    const found = gitProtection([path.join(root, '.git')], home);
+    expect(found.protect).toEqual([path.join(root, '.bare'), path.join(root, '.git'), path.join(root, 'shared.gitconfig')]);
+    expect(found.absent).toHaveLength(3);
+    expect(found.absent).toEqual(expect.arrayContaining([
+      { path: path.join(home, '.gitconfig-work'), dir: false },
+      { path: path.join(root, 'hooks dir'), dir: true },
+      { path: path.join(root, 'missing.gitconfig'), dir: false },
+    ]));
+  });
+
+  test('the repository scan reads again only the folders that changed, and finds a .git made anywhere', () => {
+    const root = tempDir('peon-sbx-scan-');
+    fs.mkdirSync(path.join(root, 'a/b/c'), { recursive: true });
+    const scan = new RepoScan();
+    expect(scan.find([root])).toEqual([]);
+    fs.mkdirSync(path.join(root, 'a/b/c/.git'));
+    expect(scan.find([root])).toEqual([path.join(root, 'a/b/c/.git')]);
+    fs.renameSync(path.join(root, 'a'), path.join(root, 'moved'));
+    fs.writeFileSync(path.join(root, '.git'), 'gitdir: x\n');
+    expect(scan.find([root])).toEqual([path.join(root, '.git'), path.join(root, 'moved/b/c/.git')]);
+    expect(new RepoScan(2).find([root])).toEqual([path.join(root, '.git')]); // bounded: the rest is not searched
+  });
+
+  test('a workspace folder holding the home folder or a hidden location is not writable; credential files named by variables are hidden', () => {
+    const home = tempDir('peon-sbx-home-');
+    const above = path.dirname(home);
+    const other = tempDir('peon-sbx-other-');
+    expect(writableFolders([home, other], home, { dirs: [], files: [] })).toEqual({ writable: [other], held: [home] });
+    expect(writableFolders([above, other], home, { dirs: [], files: [] }).held).toEqual([above]);
+    expect(writableFolders([other], home, { dirs: [path.join(other, 'keys')], files: [] })).toEqual({ writable: [], held: [other] });
+    expect(credentialPaths({ KUBECONFIG: '/srv/k/a:/srv/k/b:rel', GOOGLE_APPLICATION_CREDENTIALS: '/srv/keys/sa.json', XDG_CONFIG_HOME: '/srv/cfg/' }, ['.config/gh', '.ssh'])).toEqual(['/srv/cfg/gh', '/srv/keys/sa.json', '/srv/k/a', '/srv/k/b']);
   });
 
   test("a symlink planted on a mount point's way in the private /tmp is replaced by a folder", () => {

@@ -84,6 +84,8 @@ export interface CliOptions {
   /** A program the CLI runs under (bwrap simulating a machine without user namespaces). */
   readonly under?: readonly string[];
   readonly approve?: 'all' | 'none';
+  /** More environment for the CLI. */
+  readonly env?: Record<string, string>;
 }
 
 /** `peon tool <tool> --input <input>` in `workspace`, as `runner`. */
@@ -98,7 +100,7 @@ export function runCli(runner: Runner, workspace: string, tool: string, input: u
   }
   const user = runner.name === 'user' ? ['setpriv', `--reuid=${runner.uid}`, `--regid=${runner.gid}`, '--clear-groups', '--'] : [];
   const argv = [...user, ...(options.under ?? []), process.execPath, ...args];
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: runner.home, USER: runner.name, LANG: 'C.UTF-8', PEON_STATE_DIR: state, ...SECRET_VARS };
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: runner.home, USER: runner.name, LANG: 'C.UTF-8', PEON_STATE_DIR: state, ...SECRET_VARS, ...options.env };
   const child = spawn(argv[0]!, argv.slice(1), { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -1,0 +1,112 @@
+// What of a repository a sandboxed command may not change, because git runs what it
+// names (DESIGN.md §9): the `.git` entry; for a worktree's `.git` file, the git folder it
+// names and that folder's common folder (the `.bare` layout); the hooks folder
+// `core.hooksPath` names; and every config file an `include.path` or `includeIf` pulls
+// in — wherever they are inside the workspace. What does not exist yet is returned as
+// absent, so the sandbox can cover it before the command runs (it cannot be created
+// then) and look for it after.
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface Absent {
+  readonly path: string;
+  /** A folder (hooks, a git folder) or a file (a config). */
+  readonly dir: boolean;
+  /** Only looked for after the command, not covered while it runs (nothing reads it before the person acts). */
+  readonly later?: boolean;
+}
+
+export interface GitProtection {
+  /** Existing paths, at their real location, to bind read-only. */
+  readonly protect: string[];
+  readonly absent: Absent[];
+}
+
+const MAX_INCLUDES = 32;
+
+/** What `entries` (`.git` folders or files found in the workspace) need protected. */
+export function gitProtection(entries: readonly string[], home: string | undefined): GitProtection {
+  const protect = new Set<string>();
+  const absent = new Map<string, Absent>();
+  const note = (target: string, dir: boolean): void => {
+    const real = realOf(target);
+    if (real) protect.add(real);
+    else absent.set(target, { path: target, dir });
+  };
+  for (const entry of entries) {
+    const worktree = path.dirname(entry);
+    note(entry, true);
+    const gitDirs = [entry];
+    const gitFile = readText(entry);
+    if (gitFile !== undefined) {
+      const named = /^gitdir:\s*(.+?)\s*$/m.exec(gitFile)?.[1];
+      if (named) gitDirs[0] = path.resolve(worktree, named);
+    }
+    const common = readText(path.join(gitDirs[0]!, 'commondir'))?.trim();
+    if (common) gitDirs.push(path.resolve(gitDirs[0]!, common));
+    const configs: string[] = [];
+    for (const gitDir of gitDirs) {
+      if (gitDir !== entry) note(gitDir, true);
+      configs.push(path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree'));
+    }
+    const read = new Set<string>();
+    while (configs.length > 0 && read.size < MAX_INCLUDES) {
+      const config = configs.shift()!;
+      if (read.has(config)) continue;
+      read.add(config);
+      const text = readText(config);
+      if (text === undefined) continue;
+      for (const { section, key, value } of configEntries(text)) {
+        const expanded = expandHome(value, home);
+        if (section === 'core' && key === 'hookspath') note(path.resolve(worktree, expanded), true);
+        if ((section === 'include' || section === 'includeif') && key === 'path') {
+          const included = path.resolve(path.dirname(config), expanded);
+          note(included, false);
+          configs.push(included);
+        }
+      }
+    }
+  }
+  return { protect: [...protect].sort(), absent: [...absent.values()].sort((a, b) => a.path.localeCompare(b.path)) };
+}
+
+/** `[section "sub"]` headers and `key = value` lines of a git config: enough to find what it names. */
+export function configEntries(text: string): { section: string; key: string; value: string }[] {
+  const out: { section: string; key: string; value: string }[] = [];
+  let section = '';
+  for (const raw of text.split('\n')) {
+    let line = raw.trim();
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]\s*(.*)$/.exec(line);
+    if (header) {
+      section = header[1]!.toLowerCase();
+      line = header[2]!.trim(); // `[core] hooksPath = x` on one line
+      if (line === '') continue;
+    }
+    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(line);
+    if (!entry) continue;
+    const value = entry[2]!.replace(/\s[#;].*$/, '').trim().replace(/^"(.*)"$/, '$1');
+    out.push({ section, key: entry[1]!.toLowerCase(), value });
+  }
+  return out;
+}
+
+function expandHome(value: string, home: string | undefined): string {
+  return home && (value === '~' || value.startsWith('~/')) ? path.join(home, value.slice(1)) : value;
+}
+
+function realOf(p: string): string | undefined {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A regular file's text (a `.git` file, a config), or undefined for a folder or nothing. */
+function readText(p: string): string | undefined {
+  try {
+    return fs.statSync(p).isFile() ? fs.readFileSync(p, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
