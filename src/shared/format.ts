@@ -15,10 +15,10 @@ export const cutText = (text: string, max: number): string => (text.length > max
 
 /** A tool's input as one line (an MCP tool's card and its transcript entry): `key=value, …`, values cut. */
 export function argumentLine(input: Readonly<Record<string, unknown>>): string {
-  return cutText(
-    Object.entries(input)
-      .map(([k, v]) => `${k}=${cutText(JSON.stringify(v) ?? 'null', 60)}`)
-      .join(', '),
-    200,
-  );
+  let line = '';
+  for (const key of Object.keys(input)) {
+    line += `${line === '' ? '' : ', '}${key}=${cutText(JSON.stringify(input[key]) ?? 'null', 60)}`;
+    if (line.length > 200) break; // what is cut is not worth writing out
+  }
+  return cutText(line, 200);
 }

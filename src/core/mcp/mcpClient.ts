@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { requestWithAuth } from './mcpAuth';
 import type { McpTransport } from './mcpConfig';
 import { cappedFetch } from './cappedFetch';
+import { linkRequest } from './requestCancel';
 import { StdioTransport, type CloseReason } from './stdioTransport';
 
 export type { ListedTool };
@@ -140,22 +141,19 @@ export class McpConnection {
 
   /**
    * A request, its failure said in Peon's words: which server, why, and what it last
-   * wrote to stderr. The SDK never removes the abort listener it adds to a request's
-   * signal, so it gets one of its own per request, linked to the caller's and dropped after.
+   * wrote to stderr. It is cancelled with the caller's signal through a link of its own
+   * (requestCancel.ts: the SDK never removes the listener it adds to a request's signal).
    */
   private async request<T>(send: (signal: AbortSignal) => Promise<T>, what: string, signal: AbortSignal): Promise<T> {
-    const own = new AbortController();
-    const abort = (): void => own.abort(signal.reason);
-    if (signal.aborted) abort();
-    else signal.addEventListener('abort', abort, { once: true });
+    const { cancel, done } = linkRequest(signal);
     try {
       const http = this.transport instanceof StreamableHTTPClientTransport || this.transport instanceof SSEClientTransport ? this.transport : undefined;
-      if (this.authorizer && http) return await requestWithAuth(http, this.authorizer, own.signal, () => send(own.signal));
-      return await send(own.signal);
+      if (this.authorizer && http) return await requestWithAuth(http, this.authorizer, signal, () => send(cancel.signal));
+      return await send(cancel.signal);
     } catch (error) {
       throw this.explain(error, what, signal);
     } finally {
-      signal.removeEventListener('abort', abort);
+      done();
     }
   }
 

@@ -59,13 +59,23 @@ export function boundMiddle(text: string, max: number): { text: string; truncate
 export function mapCallResult(result: Block, label: string, maxChars: number): ToolResult {
   const content = Array.isArray(result.content) ? (result.content as Block[]) : [];
   const images: ToolImage[] = [];
-  const parts = content.map((block) => blockText(block, images)).filter((t) => t !== '');
-  const hasText = content.some((b) => b.type === 'text' || (b.type === 'resource' && typeof (b.resource as Block | undefined)?.text === 'string'));
-  if (!hasText && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
-  const joined = parts.join('\n\n');
+  const kinds: string[] = [];
+  let joined = '';
+  let hasText = false;
+  // One pass: the usual result is a single text block, and this runs for every call (B16).
+  for (const block of content) {
+    const kind = String(block.type);
+    if (!kinds.includes(kind)) kinds.push(kind);
+    if (kind === 'text' || (kind === 'resource' && typeof (block.resource as Block | undefined)?.text === 'string')) hasText = true;
+    const part = blockText(block, images);
+    if (part !== '') joined = joined === '' ? part : `${joined}\n\n${part}`;
+  }
+  if (!hasText && result.structuredContent !== undefined) {
+    const structured = JSON.stringify(result.structuredContent);
+    joined = joined === '' ? structured : `${joined}\n\n${structured}`;
+  }
   const { text, truncated } = boundMiddle(joined, maxChars);
   if (result.isError === true) throw new ToolError('io_error', `${label} reported an error: ${text || '(no message)'}`, { isError: true });
-  const kinds = [...new Set(content.map((b) => String(b.type)))];
   return {
     output: text === '' ? '(the tool returned no content)' : text,
     ...(images.length > 0 ? { images } : {}),

@@ -240,6 +240,11 @@ export class McpServer {
     this.changed();
   }
 
+  /** The running connection when nothing is starting: the usual call need not wait for anything. */
+  readyNow(): McpConnection | undefined {
+    return this.starting ? undefined : this.connection;
+  }
+
   /** The running connection, started again when it died (within the restart budget). */
   async ready(signal: AbortSignal): Promise<McpConnection> {
     if (this.starting) await this.starting;

@@ -327,7 +327,7 @@ export class McpServers {
     // A tool withheld (or gone) since the registry was built is refused, never called.
     if (!server.offers(ref.tool)) throw new ToolError('unavailable', `${label} is not offered now: ${server.withheld().some((w) => w.tool === ref.tool) ? 'it changed since it was approved, and waits for approval again' : 'the server no longer lists it'}.`);
     try {
-      const connection = await server.ready(ctx.signal);
+      const connection = server.readyNow() ?? (await server.ready(ctx.signal));
       const raw = await connection.callTool(ref.tool, input, seconds(ctx.settings['peon.mcp.timeoutSeconds'], 60), ctx.signal, ctx.onProgress);
       return mapCallResult(raw, label, ctx.limits.maxOutputChars);
     } catch (error) {
