@@ -24,6 +24,7 @@ import { QuestionModal } from './questions';
 import { readSettings } from './settings';
 import { Transcript } from './transcript';
 import { renderWebviewHtml } from './webviewHtml';
+import { openWorkspaceFile } from './openFile';
 
 
 /** What the webview reported when it mounted (the in-host tests await this). */
@@ -393,6 +394,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         mcpStart: () => void this.mcp.start(),
         mcpServer: (message) => void this.mcp.server(message.name, message.action),
         mcpTool: (message) => void this.mcp.tool(message.name, message.enabled),
+        openFile: (message) => void openWorkspaceFile(message.path, message.line, (text) => this.log.warn(text)),
       },
       parsed.message,
     );

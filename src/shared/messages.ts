@@ -107,6 +107,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
     status: z.enum(TODO_STATUSES).optional(),
     title: z.string().trim().min(1).max(500).optional(),
   }),
+  /** Open a file the panel names (a path on a tool card, `file:line` in output or an answer); the host opens only a workspace file. */
+  z.object({ type: z.literal('openFile'), path: z.string().min(1).max(4096), line: z.number().int().min(1).max(100_000_000).optional() }),
   /** A first-run choice: a provider (asks for a key and a model), or a local model found by the host. */
   z.discriminatedUnion('choice', [
     z.object({ type: z.literal('setup'), choice: z.enum(['anthropic', 'openai']) }),

@@ -18,12 +18,13 @@ describe('webview -> host messages are validated', () => {
     [{ type: 'mcpStart' }],
     [{ type: 'mcpServer', name: 'everything', action: 'approve' }],
     [{ type: 'mcpTool', name: 'everything__echo', enabled: false }],
+    [{ type: 'openFile', path: 'src/index.js', line: 12 }],
   ])('accepts %j', (raw) => {
     expect(parseWebviewMessage(raw)).toEqual({ ok: true, message: raw });
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'setup' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -35,6 +36,8 @@ describe('webview -> host messages are validated', () => {
     ['a memory id past its bound', { type: 'deleteMemory', id: 'x'.repeat(101) }, /at id/],
     ['an MCP action outside the set', { type: 'mcpServer', name: 'everything', action: 'trust' }, /at action/],
     ['an MCP server without a name', { type: 'mcpServer', name: '', action: 'restart' }, /at name/],
+    ['a file line of 0', { type: 'openFile', path: 'a.js', line: 0 }, /at line/],
+    ['a file without a path', { type: 'openFile', path: '' }, /at path/],
     ['an MCP tool toggle as a string', { type: 'mcpTool', name: 'everything__echo', enabled: 'false' }, /expected boolean.*at enabled/],
   ])('rejects %s', (_what, raw, error) => {
     const parsed = parseWebviewMessage(raw);
@@ -134,6 +137,7 @@ test('dispatch calls the handler of the message type, and only it', () => {
     mcpStart: () => seen.push('mcpStart'),
     mcpServer: () => seen.push('mcpServer'),
     mcpTool: () => seen.push('mcpTool'),
+    openFile: () => seen.push('openFile'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
   dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });
