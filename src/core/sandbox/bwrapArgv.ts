@@ -15,6 +15,8 @@ export interface SandboxPlan {
   readonly proc: boolean;
   /** Canonical workspace folders: writable in workspace-write. */
   readonly writable: readonly string[];
+  /** Workspace folders that are not writable but lie under /tmp, which the private /tmp would hide: bound back read-only. */
+  readonly visible?: readonly string[];
   /** The conversation's private folder, mounted as /tmp. */
   readonly tmp: string;
   /** Runtime folders outside /run to cover with an empty tmpfs (the user's XDG_RUNTIME_DIR). */
@@ -51,6 +53,7 @@ export function sandboxArgs(plan: SandboxPlan): string[] {
   if (plan.network) for (const dir of plan.resolver) args.push('--ro-bind', dir, dir);
   args.push('--bind', plan.tmp, '/tmp', '--setenv', 'TMPDIR', '/tmp');
   if (plan.mode === 'workspace-write') for (const dir of plan.writable) args.push('--bind', dir, dir);
+  for (const dir of plan.visible ?? []) args.push('--ro-bind', dir, dir);
   for (const p of plan.protect) args.push('--ro-bind', p, p);
   if (plan.empty) for (const c of plan.cover ?? []) args.push('--ro-bind', c.dir ? plan.empty.dir : plan.empty.file, c.path);
   for (const dir of plan.hiddenDirs) args.push('--tmpfs', dir);

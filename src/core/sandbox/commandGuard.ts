@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Absent } from './gitProtect';
-import type { Protection } from './sandboxPlan';
+import { removeEmptyCover } from './leftovers';
+import { codeWorkspaceFiles, subfolders, type Protection } from './sandboxPlan';
 
 /** What a command found before it ran, for afterCommand to compare with. */
 export interface CommandGuard {
@@ -17,11 +18,18 @@ export interface CommandGuard {
   readonly repos: ReadonlySet<string>;
   /** The writable folders searched. */
   readonly writable: readonly string[];
+  /** The VS Code workspace files there were (`*.code-workspace` in a writable folder or one below it), by identity. */
+  readonly codeWorkspaces: ReadonlySet<string>;
+  /** Drops the record of this command's covers (leftovers.ts), once they are gone. */
+  readonly release?: () => void;
 }
+
+/** Where a new VS Code workspace file would take effect: each writable folder and the folders right below it. */
+const workspaceFiles = (writable: readonly string[]): string[] => writable.flatMap((root) => [root, ...subfolders(root)]).flatMap(codeWorkspaceFiles);
 
 /** The guard for a command about to run: what is missing, the protected links, and the repositories by identity. */
 export function guardOf(protection: Protection, repos: readonly string[], writable: readonly string[]): CommandGuard {
-  return { absent: protection.absent, links: protection.links, repos: new Set(repos.map(identity)), writable };
+  return { absent: protection.absent, links: protection.links, repos: new Set(repos.map(identity)), writable, codeWorkspaces: new Set(protection.codeWorkspaces.map(identity)) };
 }
 
 /** After the command (`repos`: finds the `.git` entries there are, once the covers are gone): what to tell, on its card. */
@@ -33,25 +41,20 @@ export function settle(guard: CommandGuard, repos: () => readonly string[]): str
     const stat = fs.lstatSync(link.path, { throwIfNoEntry: false });
     if (stat && !(stat.isSymbolicLink() && fs.readlinkSync(link.path) === link.target)) made.add(link.path);
   }
-  for (const entry of repos()) if (!guard.repos.has(identity(entry))) made.add(entry);
-  return [...made].sort().map(moveAside);
+  for (const file of workspaceFiles(guard.writable)) if (!guard.codeWorkspaces.has(identity(file))) made.add(file);
+  let unsearched: string | undefined;
+  try {
+    for (const entry of repos()) if (!guard.repos.has(identity(entry))) made.add(entry);
+  } catch (error) {
+    unsearched = `[the workspace could not be searched for repositories this command may have made (${error instanceof Error ? error.message : String(error)}): check for new .git folders or files before running git in it]`;
+  }
+  return [...[...made].sort().map(moveAside), ...(unsearched ? [unsearched] : [])];
 }
 
 /** Which file `p` is, whatever it is called now. */
 function identity(p: string): string {
   const stat = fs.lstatSync(p, { throwIfNoEntry: false });
   return stat ? `${stat.dev}:${stat.ino}` : `missing:${p}`;
-}
-
-/** What bubblewrap made to cover a missing path: an empty folder or file, removed once the command is done. */
-function removeEmptyCover(absent: Absent): void {
-  try {
-    const stat = fs.lstatSync(absent.path, { throwIfNoEntry: false });
-    if (absent.dir && stat?.isDirectory() && fs.readdirSync(absent.path).length === 0) fs.rmdirSync(absent.path);
-    else if (!absent.dir && stat?.isFile() && stat.size === 0) fs.unlinkSync(absent.path);
-  } catch {
-    // Left as it is: moved aside next if it is not the empty cover.
-  }
 }
 
 /** A protected path a sandboxed command made, renamed out of git's and the editor's way. */

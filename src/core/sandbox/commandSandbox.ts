@@ -10,11 +10,12 @@ import path from 'node:path';
 import type { SettingValues } from '../settings';
 import { sandboxArgs, type SandboxMode, type SandboxPlan } from './bwrapArgv';
 import { describeSandbox, unsandboxedView, type SandboxView } from './describe';
-import { findBwrap } from './findBwrap';
+import { findBwrap, noBwrapReason } from './findBwrap';
 import { runProbe, type ProbeResult } from './probe';
 import { guardOf, settle, type CommandGuard } from './commandGuard';
-import { RepoScan } from './repoScan';
-import { coverable, mountPointInTmp, protectedPaths, resolverDirs, runtimeDirs, SECRET_LOCATIONS, secretMasks, within, writableFolders, } from './sandboxPlan';
+import { RepoScan, RepoScanIncomplete } from './repoScan';
+import { clearLeftovers, journalCovers, ownPrefix } from './leftovers';
+import { coverable, hostSockets, mountPointInTmp, protectedPaths, resolverDirs, runtimeDirs, SECRET_LOCATIONS, secretMasks, within, writableFolders, } from './sandboxPlan';
 import { credentialPaths, secretVariables } from './secretEnv';
 
 export interface SandboxSettings {
@@ -72,7 +73,12 @@ export class CommandSandbox {
   private readonly repos = new RepoScan();
   private probed: { key: string; result: Promise<ProbeResult & { proc: boolean }> } | undefined;
 
-  constructor(private readonly options: CommandSandboxOptions) {}
+  constructor(private readonly options: CommandSandboxOptions) {
+    if (!leftoversCleared) {
+      leftoversCleared = true;
+      clearLeftovers(); // what a Peon killed while a command ran left behind
+    }
+  }
 
   private get home(): string {
     return this.options.home ?? this.options.env.HOME ?? os.homedir();
@@ -81,7 +87,7 @@ export class CommandSandbox {
   /** The conversation's private /tmp, made on first use (0700, under the host's temp folder). */
   private privateTmp(): string {
     if (!this.tmp) {
-      this.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-sandbox-tmp-'));
+      this.tmp = fs.mkdtempSync(path.join(os.tmpdir(), ownPrefix('tmp')));
       live.add(this);
     }
     return this.tmp;
@@ -90,7 +96,7 @@ export class CommandSandbox {
   /** An empty folder and file, read-only, that cover a protected path before a command could create it. */
   private emptyCovers(): { dir: string; file: string } {
     if (!this.empty) {
-      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-sandbox-empty-'));
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), ownPrefix('empty')));
       const dir = path.join(root, 'dir');
       const file = path.join(root, 'file');
       fs.mkdirSync(dir, { mode: 0o555 });
@@ -113,7 +119,7 @@ export class CommandSandbox {
     const writable = writing ? writableFolders(this.options.folders, this.home, masks).writable : [];
     // What to protect is looked for right before the command runs (beforeCommand); the card's line does not depend on it.
     const repos = writing && guarding ? this.repos.find(writable) : [];
-    const guarded = writing && guarding ? protectedPaths(writable, repos, this.home) : { protect: [], absent: [], links: [] };
+    const guarded = writing && guarding ? protectedPaths(writable, repos, this.home, env) : { protect: [], absent: [], links: [], codeWorkspaces: [] };
     const guard = guardOf(guarded, repos, writable);
     const plan: SandboxPlan = {
       bwrap,
@@ -121,10 +127,11 @@ export class CommandSandbox {
       network: settings.network,
       proc,
       writable,
+      visible: this.options.folders.filter((f) => within('/tmp', f) && !writable.includes(f)),
       tmp: this.privateTmp(),
       runtime: runtimeDirs(env),
       hiddenDirs: masks.dirs,
-      hiddenFiles: masks.files,
+      hiddenFiles: [...new Set([...masks.files, ...hostSockets(writable, masks.dirs, runtimeDirs(env))])].sort(),
       protect: guarded.protect,
       cover: guarded.absent.filter((a) => coverable(a, writable)),
       empty: this.emptyCovers(),
@@ -143,6 +150,7 @@ export class CommandSandbox {
     const cwd = this.options.folders[0] ?? '/';
     const attempt = async (proc: boolean): Promise<ProbeResult & { proc: boolean }> => {
       const plan = this.plan(bwrap, settings, cwd, ['true'], proc, env);
+      for (const dir of [...plan.writable, ...(plan.visible ?? []), cwd]) mountPointInTmp(plan.tmp, dir);
       return { ...(await runProbe(bwrap, sandboxArgs(plan), cleanEnv(env, plan.unset))), proc };
     };
     const result = attempt(true).then((first) => (!first.ok && first.cause === 'proc' ? attempt(false) : first));
@@ -170,11 +178,11 @@ export class CommandSandbox {
     const covering = this.options.folders.find((folder) => ['/tmp', '/run', ...runtimeDirs(env)].some((dir) => within(folder, dir)));
     if (covering) return this.refuseIfRequired(settings, plain(`the workspace folder ${covering} holds /tmp, /run or your runtime folder, which the sandbox must replace`));
     const bwrap = findBwrap(env, this.options.folders);
-    if (!bwrap) return this.refuseIfRequired(settings, plain('bubblewrap is not installed (Debian/Ubuntu: sudo apt-get install bubblewrap)'));
+    if (!bwrap) return this.refuseIfRequired(settings, plain(noBwrapReason(env, this.options.folders)));
     const probe = await this.probe(bwrap, settings, env);
     if (!probe.ok) return this.refuseIfRequired(settings, plain(probe.reason));
     const plan = this.plan(bwrap, settings, cwd, ['/bin/bash', '--noprofile', '--norc', '-c', CLOSE_INHERITED, 'bash', command], probe.proc, env);
-    for (const dir of [...(plan.mode === 'workspace-write' ? plan.writable : []), cwd]) mountPointInTmp(plan.tmp, dir);
+    for (const dir of [...(plan.mode === 'workspace-write' ? plan.writable : []), ...(plan.visible ?? []), cwd]) mountPointInTmp(plan.tmp, dir);
     const args = sandboxArgs(plan);
     return { file: bwrap, args, env: cleanEnv(env, plan.unset), view: describeSandbox(args, this.home), sandboxed: true, plan };
   }
@@ -188,8 +196,18 @@ export class CommandSandbox {
     const before = prepared.plan;
     if (!prepared.sandboxed || !before || before.mode !== 'workspace-write') return { prepared };
     const settings = { mode: before.mode, network: before.network, required: false } as const;
-    const { plan, guard } = this.planned(before.bwrap, settings, before.cwd, before.argv, before.proc, this.options.env, true);
-    for (const dir of [...plan.writable, plan.cwd]) mountPointInTmp(plan.tmp, dir);
+    let planned: { plan: SandboxPlan; guard: CommandGuard };
+    try {
+      planned = this.planned(before.bwrap, settings, before.cwd, before.argv, before.proc, this.options.env, true);
+    } catch (error) {
+      // Not knowing every repository there is, Peon could not tell one the command made: it does not run.
+      if (error instanceof RepoScanIncomplete) throw new SandboxUnavailableError(`${error.message}, so a repository the command made could go unseen: nothing was run.`);
+      throw error;
+    }
+    const { plan } = planned;
+    // Should Peon die while the command runs, the next one removes the covers (leftovers.ts).
+    const guard = { ...planned.guard, release: journalCovers(plan.tmp, plan.cover ?? []) };
+    for (const dir of [...plan.writable, ...(plan.visible ?? []), plan.cwd]) mountPointInTmp(plan.tmp, dir);
     const args = sandboxArgs(plan);
     return { prepared: { ...prepared, args, env: cleanEnv(this.options.env, plan.unset), plan }, ...(plan.mode === 'workspace-write' ? { guard } : {}) };
   }
@@ -201,7 +219,10 @@ export class CommandSandbox {
    * deleted. What to tell, on the command's card.
    */
   afterCommand(guard: CommandGuard | undefined): string[] {
-    return guard ? settle(guard, () => this.repos.find(guard.writable)) : [];
+    if (!guard) return [];
+    const notes = settle(guard, () => this.repos.find(guard.writable));
+    guard.release?.();
+    return notes;
   }
 
   /**
@@ -239,6 +260,7 @@ export class CommandSandbox {
 
 /** Every sandbox holding a private /tmp: the host's exit removes them. */
 const live = new Set<CommandSandbox>();
+let leftoversCleared = false;
 process.once('exit', () => {
   for (const sandbox of live) sandbox.dispose();
 });

@@ -54,7 +54,8 @@ export function describeSandbox(args: readonly string[], home: string | undefine
   const where = [...writes, ...(tmp ? ['private /tmp'] : [])];
   const parts = [
     `writes: ${where.length > 0 ? where.join(', ') : 'nothing'}${writes.length === 0 && tmp ? ' only' : ''}`,
-    ...(network ? [] : ['network off']),
+    // With the network on, this machine's own services answer too: its localhost ports, and X11's and D-Bus's abstract sockets.
+    network ? "reaches this machine's services (localhost, X11, D-Bus)" : 'network off',
   ];
   // The person's own locations (~/…) first: those are what they look for.
   hidden.sort((a, b) => Number(b.startsWith('~')) - Number(a.startsWith('~')));

@@ -24,8 +24,38 @@ export interface GitProtection {
 
 const MAX_INCLUDES = 32;
 
-/** What `entries` (`.git` folders or files found in the workspace) need protected. */
-export function gitProtection(entries: readonly string[], home: string | undefined): GitProtection {
+/**
+ * The `core.hooksPath` values the person's own git configuration sets for every
+ * repository: the global and system files (and what they include), and the
+ * GIT_CONFIG_KEY_n variables. A relative one (`.githooks`) names a folder in each
+ * repository's work tree, which a command could otherwise fill with hooks.
+ */
+export function personHooksPaths(env: NodeJS.ProcessEnv, home: string | undefined): string[] {
+  const out: string[] = [];
+  const xdg = env.XDG_CONFIG_HOME?.startsWith('/') ? env.XDG_CONFIG_HOME : home ? path.join(home, '.config') : undefined;
+  const files = [
+    ...(env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : [...(xdg ? [path.join(xdg, 'git', 'config')] : []), ...(home ? [path.join(home, '.gitconfig')] : [])]),
+    ...(env.GIT_CONFIG_NOSYSTEM ? [] : [env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig']),
+  ];
+  const read = new Set<string>();
+  while (files.length > 0 && read.size < MAX_INCLUDES) {
+    const file = files.shift()!;
+    if (read.has(file)) continue;
+    read.add(file);
+    const text = readText(file);
+    if (text === undefined) continue;
+    for (const { section, key, value } of configEntries(text)) {
+      if (section === 'core' && key === 'hookspath') out.push(expandHome(value, home));
+      if ((section === 'include' || section === 'includeif') && key === 'path') files.push(path.resolve(path.dirname(file), expandHome(value, home)));
+    }
+  }
+  const count = Number(env.GIT_CONFIG_COUNT ?? 0);
+  for (let i = 0; i < Math.min(count, 100); i++) if (env[`GIT_CONFIG_KEY_${i}`]?.toLowerCase() === 'core.hookspath') out.push(expandHome(env[`GIT_CONFIG_VALUE_${i}`] ?? '', home));
+  return out.filter((p) => p !== '');
+}
+
+/** What `entries` (`.git` folders or files found in the workspace) need protected; `hooksPaths`: the person's own (personHooksPaths). */
+export function gitProtection(entries: readonly string[], home: string | undefined, hooksPaths: readonly string[] = []): GitProtection {
   const protect = new Set<string>();
   const absent = new Map<string, Absent>();
   const note = (target: string, dir: boolean): void => {
@@ -36,6 +66,7 @@ export function gitProtection(entries: readonly string[], home: string | undefin
   for (const entry of entries) {
     const worktree = path.dirname(entry);
     note(entry, true);
+    for (const hooks of hooksPaths) note(path.resolve(worktree, hooks), true);
     const gitDirs = [entry];
     const gitFile = readText(entry);
     if (gitFile !== undefined) {

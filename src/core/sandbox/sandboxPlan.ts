@@ -4,8 +4,9 @@
 // exists, at its real location: bwrap never creates a mount point for it, so never
 // through a symlink.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { gitProtection, type Absent } from './gitProtect';
+import { gitProtection, personHooksPaths, type Absent } from './gitProtect';
 
 /** Home-relative locations of credentials (DESIGN.md §9, SECURITY.md "Sandbox"). */
 export const SECRET_LOCATIONS: readonly string[] = [
@@ -76,20 +77,69 @@ export const SECRET_LOCATIONS: readonly string[] = [
   '.codex/auth.json',
   '.pi/agent/auth.json',
   '.local/state/peon',
+  // Other tools' tokens and keys.
+  '.cache/huggingface/token',
+  '.huggingface/token',
+  '.config/glab-cli',
+  '.config/sops',
+  '.fly',
+  '.pulumi/credentials.json',
+  '.oci',
+  '.config/hcloud',
+  '.config/netlify',
+  '.netlify',
+  '.config/stripe',
+  '.config/ngrok',
+  '.ngrok2',
+  '.config/configstore',
+  '.wrangler',
+  '.config/.wrangler',
+  '.databrickscfg',
+  '.snowflake',
+  '.dbt/profiles.yml',
+  '.boto',
+  '.circleci/cli.yml',
+  '.supabase',
+  '.config/helm/repositories.yaml',
+  '.ollama/id_ed25519',
+  '.local/share/com.vercel.cli',
+  '.config/age',
+  '.config/openai',
+  '.config/anthropic',
   // Every editor's extension state and its conversations (Peon's among them), of every workspace.
   ...['.config/Code', '.config/Code - Insiders', '.config/VSCodium', '.config/Cursor', '.vscode-server/data', '.local/share/code-server'].flatMap((app) => [`${app}/User/globalStorage`, `${app}/User/workspaceStorage`]),
 ];
 
 /** Absolute locations hidden too: as root the shadow files and host keys are readable; LXD's socket is the daemon. */
-export const SYSTEM_SECRETS: readonly string[] = ['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/gshadow-', '/etc/ssh', '/var/snap/lxd/common/lxd', '/var/lib/lxd'];
+export const SYSTEM_SECRETS: readonly string[] = [
+  '/etc/shadow',
+  '/etc/gshadow',
+  '/etc/shadow-',
+  '/etc/gshadow-',
+  '/etc/ssh',
+  // TLS and VPN private keys, saved Wi-Fi and VPN passwords, cluster admin configs (readable as root).
+  '/etc/ssl/private',
+  '/etc/letsencrypt',
+  '/etc/NetworkManager/system-connections',
+  '/etc/wireguard',
+  '/etc/ipsec.secrets',
+  '/etc/ppp/chap-secrets',
+  '/etc/ppp/pap-secrets',
+  '/etc/kubernetes',
+  '/etc/rancher',
+  '/var/lib/docker',
+  '/var/snap/lxd/common/lxd',
+  '/var/lib/lxd',
+];
 
 /**
  * Workspace-relative paths whose change runs code outside the sandbox: read-only inside.
  * `.git` whole (a folder or a worktree's file): its config, hooks, commondir, modules and
  * worktrees all name programs git runs, and as a mount point it cannot be moved aside.
- * VS Code, direnv, the agent CLIs' project settings (hooks), Peon's own, CI.
+ * VS Code, direnv, the agent CLIs' project settings (hooks), the cross-tool skills
+ * folder (.agents/skills, which Peon and other agents load skills from), Peon's own, CI.
  */
-export const PROTECTED_IN_WORKSPACE: readonly string[] = ['.git', '.vscode', '.mcp.json', '.envrc', '.peon', '.husky', '.devcontainer', '.github', '.claude', '.codex', '.pi', '.gemini', '.cursor'];
+export const PROTECTED_IN_WORKSPACE: readonly string[] = ['.git', '.vscode', '.mcp.json', '.envrc', '.peon', '.husky', '.devcontainer', '.github', '.claude', '.codex', '.pi', '.gemini', '.cursor', '.agents'];
 
 /** Which protected names are files (the rest are folders): what covers one that is missing. */
 const PROTECTED_FILES = new Set(['.mcp.json', '.envrc']);
@@ -99,7 +149,7 @@ const PROTECTED_FILES = new Set(['.mcp.json', '.envrc']);
  * The rest wait for the person (direnv asks for `direnv allow`, CI runs .github remotely,
  * a dev container is reopened by hand) and are only looked for after.
  */
-const COVERED = new Set(['.git', '.vscode', '.mcp.json', '.peon', '.claude', '.codex', '.pi', '.gemini', '.cursor']);
+const COVERED = new Set(['.git', '.vscode', '.mcp.json', '.peon', '.claude', '.codex', '.pi', '.gemini', '.cursor', '.agents']);
 /** Folders never searched for the protected names below a workspace folder. */
 const NOT_SEARCHED = new Set(['node_modules', '.git']);
 
@@ -108,6 +158,15 @@ function realOf(candidate: string): { real: string; dir: boolean } | undefined {
   try {
     const stat = fs.statSync(candidate, { throwIfNoEntry: false });
     return stat ? { real: fs.realpathSync.native(candidate), dir: stat.isDirectory() } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The home folder the account has (passwd), whatever $HOME says. */
+function accountHome(): string | undefined {
+  try {
+    return os.userInfo().homedir || undefined;
   } catch {
     return undefined;
   }
@@ -125,8 +184,10 @@ export interface Masks {
  * writable bind brings back is already out of sight (the command's /tmp is its own);
  * so is one under /run.
  */
-export function secretMasks(home: string | undefined, extra: readonly string[], writable: readonly string[]): Masks {
-  const candidates = [...(home ? SECRET_LOCATIONS.map((rel) => path.join(home, rel)) : []), ...SYSTEM_SECRETS, ...extra];
+export function secretMasks(home: string | undefined, extra: readonly string[], writable: readonly string[], account = accountHome()): Masks {
+  // $HOME and the account's own home folder may differ (HOME set elsewhere): the person's secrets are in either.
+  const homes = [...new Set([home, account].filter((h): h is string => h !== undefined && h !== '/'))];
+  const candidates = [...homes.flatMap((h) => SECRET_LOCATIONS.map((rel) => path.join(h, rel))), ...SYSTEM_SECRETS, ...extra];
   const dirs = new Set<string>();
   const files = new Set<string>();
   for (const candidate of candidates) {
@@ -151,8 +212,21 @@ export function writableFolders(folders: readonly string[], home: string | undef
   return { writable: folders.filter((f) => !held.includes(f)), held };
 }
 
+/**
+ * The VS Code workspace files (`*.code-workspace`) in `dir`: their settings and tasks
+ * apply when one is opened, as `.vscode`'s do. Any name will do, so a new one cannot be
+ * covered before a command runs: it is looked for after (commandGuard.ts).
+ */
+export function codeWorkspaceFiles(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir).filter((name) => name.endsWith('.code-workspace')).map((name) => path.join(dir, name));
+  } catch {
+    return [];
+  }
+}
+
 /** `root`'s subfolders (one level: VS Code's git.repositoryScanMaxDepth), where the protected names are protected too. */
-function subfolders(root: string): string[] {
+export function subfolders(root: string): string[] {
   try {
     return fs.readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory() && !NOT_SEARCHED.has(e.name)).map((e) => path.join(root, e.name));
   } catch {
@@ -167,6 +241,8 @@ export interface Protection {
   readonly absent: Absent[];
   /** Protected names that are symlinks (only their target can be bound): a command that replaces one is found out after. */
   readonly links: { readonly path: string; readonly target: string }[];
+  /** The VS Code workspace files there are (codeWorkspaceFiles), each bound read-only: a new one is looked for after. */
+  readonly codeWorkspaces: string[];
 }
 
 /**
@@ -175,7 +251,7 @@ export interface Protection {
  * its `.git` file and config name (gitProtect.ts). What is missing is returned as
  * absent: a command must not be the one to create it.
  */
-export function protectedPaths(writable: readonly string[], gitEntries: readonly string[], home: string | undefined): Protection {
+export function protectedPaths(writable: readonly string[], gitEntries: readonly string[], home: string | undefined, env: NodeJS.ProcessEnv = {}): Protection {
   const inside = (p: string): boolean => writable.some((w) => within(w, p));
   const out = new Set<string>();
   const absent = new Map<string, Absent>();
@@ -184,8 +260,12 @@ export function protectedPaths(writable: readonly string[], gitEntries: readonly
     const found = realOf(candidate);
     if (found && inside(found.real)) out.add(found.real);
   };
+  const codeWorkspaces: string[] = [];
   for (const root of writable) {
-    for (const base of [root, ...subfolders(root)]) for (const rel of PROTECTED_IN_WORKSPACE) add(path.join(base, rel));
+    for (const base of [root, ...subfolders(root)]) {
+      for (const rel of PROTECTED_IN_WORKSPACE) add(path.join(base, rel));
+      codeWorkspaces.push(...codeWorkspaceFiles(base));
+    }
     for (const rel of PROTECTED_IN_WORKSPACE) {
       const at = path.join(root, rel);
       const stat = fs.lstatSync(at, { throwIfNoEntry: false });
@@ -193,10 +273,11 @@ export function protectedPaths(writable: readonly string[], gitEntries: readonly
       else if (stat.isSymbolicLink()) links.push({ path: at, target: fs.readlinkSync(at) });
     }
   }
-  const git = gitProtection(gitEntries, home);
+  const git = gitProtection(gitEntries, home, personHooksPaths(env, home));
   for (const p of git.protect) if (inside(p)) out.add(p);
   for (const a of git.absent) if (inside(a.path) && !fs.lstatSync(a.path, { throwIfNoEntry: false })) absent.set(a.path, a);
-  return { protect: [...out].sort(), absent: [...absent.values()].sort((a, b) => a.path.localeCompare(b.path)), links };
+  for (const file of codeWorkspaces) add(file);
+  return { protect: [...out].sort(), absent: [...absent.values()].sort((a, b) => a.path.localeCompare(b.path)), links, codeWorkspaces };
 }
 
 /**
@@ -211,6 +292,42 @@ export function coverable(absent: Absent, writable: readonly string[]): boolean 
     return fs.realpathSync.native(parent) === parent && fs.statSync(parent).isDirectory() && writable.some((w) => within(w, parent));
   } catch {
     return false;
+  }
+}
+
+/**
+ * The Unix sockets with a path that programs on this machine listen on now (an
+ * ssh-agent, git's credential cache, a database, a desktop VM's daemon), at their real
+ * location: each is covered, so a command cannot connect to it. A network namespace
+ * parts only the abstract ones. Those under /run and /tmp are out of sight already
+ * (their own tmpfs) unless a workspace folder there brings them back; so are those in a
+ * hidden folder. `table`: /proc/net/unix's text (tests give their own).
+ */
+export function hostSockets(writable: readonly string[], hiddenDirs: readonly string[], runtime: readonly string[], table = readSocketTable()): string[] {
+  const out = new Set<string>();
+  for (const line of table.split('\n').slice(1)) {
+    // Num RefCount Protocol Flags Type St Inode Path — the path is the rest of the line, and may hold spaces.
+    const named = /^\s*(?:\S+\s+){7}(\/.*)$/.exec(line)?.[1];
+    if (!named) continue;
+    let real: string;
+    try {
+      if (!fs.lstatSync(named).isSocket()) continue;
+      real = fs.realpathSync.native(named);
+    } catch {
+      continue; // gone, or never where it was bound
+    }
+    const covered = ['/tmp', '/run', ...runtime].some((dir) => within(dir, real)) && !writable.some((w) => within(w, real));
+    if (covered || hiddenDirs.some((dir) => within(dir, real))) continue;
+    out.add(real);
+  }
+  return [...out].sort();
+}
+
+function readSocketTable(): string {
+  try {
+    return fs.readFileSync('/proc/net/unix', 'utf8');
+  } catch {
+    return '';
   }
 }
 

@@ -58,7 +58,13 @@ export const bashTool = defineTool({
   async execute(args, ctx, assessment) {
     const dir = assessment.paths[0]!;
     // Built again right before it runs: what is protected and covered is what is there now.
-    const ready = ctx.sandbox?.beforeCommand(assessment.prepared as PreparedCommand) ?? { prepared: assessment.prepared as PreparedCommand };
+    let ready: ReturnType<NonNullable<typeof ctx.sandbox>['beforeCommand']>;
+    try {
+      ready = ctx.sandbox?.beforeCommand(assessment.prepared as PreparedCommand) ?? { prepared: assessment.prepared as PreparedCommand };
+    } catch (error) {
+      if (error instanceof SandboxUnavailableError) throw new ToolError('unavailable', error.message);
+      throw error;
+    }
     const run = ready.prepared;
     const max = ctx.settings['peon.bash.maxTimeoutSeconds'] ?? 600;
     // Only a timeout the call asked for is reported as lowered; the default is simply capped.

@@ -42,6 +42,7 @@ const PROTECTED_IN_WORKSPACE: readonly [RegExp, string][] = [
   [/^\.gitmodules$/, 'git submodule configuration'],
   [/(^|\/)\.envrc$/, 'direnv runs it on entering the folder'],
   [/^\.devcontainer(\/|$)/, 'dev container configuration, run when the folder opens in a container'],
+  [/(^|\/)[^/]+\.code-workspace$/, 'a VS Code workspace file: its settings and tasks apply when it is opened'],
 ];
 
 /** Home-relative protected paths: what a login shell, git or an editor loads, and Peon's and VS Code's user configuration. */

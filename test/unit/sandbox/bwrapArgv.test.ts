@@ -3,6 +3,7 @@
 // made of (masks at real paths, protected workspace paths, planted links in the private
 // /tmp), on real temp folders. The cases that run bwrap are in sandboxCases.test.ts.
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -10,7 +11,7 @@ import { killOnlyArgs, sandboxArgs, type SandboxPlan } from '../../../src/core/s
 import { describeSandbox, unsandboxedView } from '../../../src/core/sandbox/describe';
 import { gitProtection } from '../../../src/core/sandbox/gitProtect';
 import { RepoScan } from '../../../src/core/sandbox/repoScan';
-import { coverable, mountPointInTmp, protectedPaths, secretMasks, SYSTEM_SECRETS, writableFolders } from '../../../src/core/sandbox/sandboxPlan';
+import { coverable, hostSockets, mountPointInTmp, protectedPaths, secretMasks, SYSTEM_SECRETS, writableFolders } from '../../../src/core/sandbox/sandboxPlan';
 import { credentialPaths, isSecretVariable, secretVariables } from '../../../src/core/sandbox/secretEnv';
 
 const made: string[] = [];
@@ -93,7 +94,7 @@ describe("the card's line, read from the argv", () => {
 
   test('amber with the network on; read-only writes only its /tmp; the runtime folder is hidden; a host /proc is called degraded', () => {
     const view = describeSandbox(sandboxArgs({ ...plan, mode: 'read-only', network: true, proc: false, hiddenDirs: [], hiddenFiles: [], unset: ['A_TOKEN'] }), '/home/u');
-    expect(view).toEqual({ state: 'network', text: "Sandboxed, network ON — writes: private /tmp only · hidden: ~/.run · 1 secret variable removed · degraded: the host's /proc shows through" });
+    expect(view).toEqual({ state: 'network', text: "Sandboxed, network ON — writes: private /tmp only · reaches this machine's services (localhost, X11, D-Bus) · hidden: ~/.run · 1 secret variable removed · degraded: the host's /proc shows through" });
   });
 
   test('only a folder of its own mounted on /tmp is a private /tmp: the host /tmp bound is a write there', () => {
@@ -127,6 +128,21 @@ describe('secret variables', () => {
     expect(isSecretVariable('REMOTE', 'ssh://git@github.com/o/r')).toBe(false);
   });
 
+  test.each([
+    ['GPG_PASSPHRASE', 'x'], ['PASSPHRASE', 'x'], ['ANTHROPIC_API_KEYS', 'x'], ['SENTRY_DSN_URL', 'x'], ['HTTP_AUTHORIZATION', 'x'], ['AZURE_STORAGE_CONNECTION_STRING', 'x'],
+    ['AzureWebJobsStorage', 'DefaultEndpointsProtocol=https;AccountName=a;AccountKey=abc123=='],
+    ['ConnectionStrings__Db', 'Server=db;User Id=sa;Password=p4ss'],
+    ['GIT_CONFIG_PARAMETERS', "'http.extraheader'='AUTHORIZATION: basic Zm9v'"],
+    ['EXTRA', 'Bearer abcdefghijkl'],
+    ['DEPLOY_KEY_TEXT', '-----BEGIN OPENSSH PRIVATE KEY-----\nabc'],
+  ])('%s (its name or its value) is a secret', (name, value) => {
+    expect(isSecretVariable(name, value)).toBe(true);
+  });
+
+  test.each([['EDITOR', 'vim'], ['LANG', 'C.UTF-8'], ['GIT_CONFIG_PARAMETERS', "'core.autocrlf'='false'"], ['PASSAGE', 'password reset page']])('%s=%s is not', (name, value) => {
+    expect(isSecretVariable(name, value)).toBe(false);
+  });
+
   test('the names removed from an environment, sorted', () => {
     expect(secretVariables({ PATH: '/bin', Z_TOKEN: 'z', A_SECRET: 'a', HOME: '/h' })).toEqual(['A_SECRET', 'Z_TOKEN']);
   });
@@ -146,17 +162,17 @@ describe('the machine facts of a plan', () => {
     const inTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-sbx-kube-'));
     made.push(inTmp);
     fs.symlinkSync(inTmp, path.join(home, '.kube'));
-    const masks = secretMasks(home, [], []);
+    const masks = secretMasks(home, [], [], home);
     expect(mine(masks)).toEqual({ dirs: [path.join(elsewhere, 'aws'), path.join(home, '.ssh')].sort(), files: [path.join(home, '.netrc')] });
     // The system's own: the shadow files (readable as root) and the host's SSH keys.
     expect(masks.files).toContain('/etc/shadow');
     expect(masks.dirs).toContain('/etc/ssh');
     // A writable bind brings /tmp back into sight: then it is masked too.
-    expect(secretMasks(home, [], [os.tmpdir()]).dirs).toContain(fs.realpathSync(inTmp));
+    expect(secretMasks(home, [], [os.tmpdir()], home).dirs).toContain(fs.realpathSync(inTmp));
     // A link to / is never masked (that would hide everything).
     fs.rmSync(path.join(home, '.ssh'), { recursive: true });
     fs.symlinkSync('/', path.join(home, '.ssh'));
-    expect(mine(secretMasks(home, [], [])).dirs).toEqual([path.join(elsewhere, 'aws')]);
+    expect(mine(secretMasks(home, [], [], home)).dirs).toEqual([path.join(elsewhere, 'aws')]);
   });
 
   test('protected workspace paths are kept read-only where they exist inside a writable folder, and never followed out of it', () => {
@@ -168,18 +184,18 @@ describe('the machine facts of a plan', () => {
     fs.writeFileSync(path.join(root, '.envrc'), 'export X=1\n');
     fs.mkdirSync(path.join(root, '.claude'));
     fs.symlinkSync(outside, path.join(root, '.vscode'));
-    // Nested repositories at any depth, and a worktree's `.git` file; under node_modules nothing is looked for.
+    // Nested repositories at any depth, node_modules too (a package's own `.git` is a repository git runs in), and a worktree's `.git` file.
     fs.mkdirSync(path.join(root, 'lib/.git'), { recursive: true });
     fs.mkdirSync(path.join(root, 'wt'));
     fs.writeFileSync(path.join(root, 'wt/.git'), 'gitdir: ../.git/worktrees/wt\n');
     fs.mkdirSync(path.join(root, 'a/b/.git'), { recursive: true });
     fs.mkdirSync(path.join(root, 'node_modules/.git'), { recursive: true });
     const repos = new RepoScan().find([root]);
-    expect(repos).toEqual(['.git', 'a/b/.git', 'lib/.git', 'wt/.git'].map((rel) => path.join(root, rel)));
-    const found = protectedPaths([root], repos, undefined);
-    expect(found.protect).toEqual(['.claude', '.envrc', '.git', '.githooks', 'a/b/.git', 'lib/.git', 'wt/.git'].map((rel) => path.join(root, rel)));
+    expect(repos).toEqual(['.git', 'a/b/.git', 'lib/.git', 'node_modules/.git', 'wt/.git'].map((rel) => path.join(root, rel)));
+    const found = protectedPaths([root], repos, undefined, { GIT_CONFIG_NOSYSTEM: '1' });
+    expect(found.protect).toEqual(['.claude', '.envrc', '.git', '.githooks', 'a/b/.git', 'lib/.git', 'node_modules/.git', 'wt/.git'].map((rel) => path.join(root, rel)));
     expect(found.absent.map((a) => [path.relative(root, a.path), a.dir, a.later ?? false])).toEqual([
-      ['.codex', true, false], ['.cursor', true, false], ['.devcontainer', true, true], ['.gemini', true, false], ['.git/worktrees/wt', true, false], ['.github', true, true], ['.husky', true, true], ['.mcp.json', false, false], ['.peon', true, false], ['.pi', true, false],
+      ['.agents', true, false], ['.codex', true, false], ['.cursor', true, false], ['.devcontainer', true, true], ['.gemini', true, false], ['.git/worktrees/wt', true, false], ['.github', true, true], ['.husky', true, true], ['.mcp.json', false, false], ['.peon', true, false], ['.pi', true, false],
     ]);
     expect(found.links).toEqual([{ path: path.join(root, '.vscode'), target: outside }]);
     // Covered before a command only where bwrap makes the point where it is named: not inside a missing folder.
@@ -217,7 +233,46 @@ describe('the machine facts of a plan', () => {
     fs.renameSync(path.join(root, 'a'), path.join(root, 'moved'));
     fs.writeFileSync(path.join(root, '.git'), 'gitdir: x\n');
     expect(scan.find([root])).toEqual([path.join(root, '.git'), path.join(root, 'moved/b/c/.git')]);
-    expect(new RepoScan(2).find([root])).toEqual([path.join(root, '.git')]); // bounded: the rest is not searched
+    // Past its limit the walk gives way to find: a tree too large to walk is still searched whole.
+    expect(new RepoScan(2).find([root])).toEqual([path.join(root, '.git'), path.join(root, 'moved/b/c/.git')]);
+  });
+
+  test("both the account's home folder and $HOME are searched for secrets", () => {
+    const home = tempDir('peon-sbx-home-');
+    const account = tempDir('peon-sbx-account-');
+    fs.mkdirSync(path.join(home, '.ssh'));
+    fs.mkdirSync(path.join(account, '.ssh'));
+    fs.mkdirSync(path.join(account, '.cache/huggingface'), { recursive: true });
+    fs.writeFileSync(path.join(account, '.cache/huggingface/token'), 'hf');
+    const masks = mine(secretMasks(home, [], [], account));
+    expect(masks.dirs).toEqual([path.join(account, '.ssh'), path.join(home, '.ssh')].sort());
+    expect(masks.files).toEqual([path.join(account, '.cache/huggingface/token')]);
+  });
+
+  test("the Unix sockets programs listen on are found in /proc/net/unix's table where they really are; those out of sight already are not", () => {
+    const dir = tempDir('peon-sbx-sock-');
+    const real = path.join(dir, 'real');
+    fs.mkdirSync(real);
+    const socket = path.join(real, 'agent dir.sock'); // a path with a space
+    const server = net.createServer();
+    return new Promise<void>((resolve) => server.listen(socket, resolve)).then(() => {
+      fs.symlinkSync(real, path.join(dir, 'link'));
+      const table = [
+        'Num       RefCount Protocol Flags    Type St Inode Path',
+        `0000000017bc7261: 00000002 00000000 00010000 0001 01 221228 ${path.join(dir, 'link', 'agent dir.sock')}`,
+        '0000000096055bb3: 00000003 00000000 00000000 0001 03  1185',
+        '000000001111aaaa: 00000002 00000000 00010000 0001 01 1186 @/tmp/.X11-unix/X0',
+        `000000002222bbbb: 00000002 00000000 00010000 0001 01 1187 ${path.join(dir, 'gone.sock')}`,
+        `000000003333cccc: 00000002 00000000 00010000 0001 01 1188 ${path.join(real)}`,
+      ].join('\n');
+      try {
+        expect(hostSockets([], [], [], table)).toEqual([fs.realpathSync(socket)]);
+        expect(hostSockets([], [fs.realpathSync(real)], [], table)).toEqual([]); // in a hidden folder already
+        expect(hostSockets([], [], [fs.realpathSync(dir)], table)).toEqual([]); // in the runtime folder (its own tmpfs)
+      } finally {
+        server.close();
+      }
+    });
   });
 
   test('a workspace folder holding the home folder or a hidden location is not writable; credential files named by variables are hidden', () => {
@@ -228,6 +283,8 @@ describe('the machine facts of a plan', () => {
     expect(writableFolders([above, other], home, { dirs: [], files: [] }).held).toEqual([above]);
     expect(writableFolders([other], home, { dirs: [path.join(other, 'keys')], files: [] })).toEqual({ writable: [], held: [other] });
     expect(credentialPaths({ KUBECONFIG: '/srv/k/a:/srv/k/b:rel', GOOGLE_APPLICATION_CREDENTIALS: '/srv/keys/sa.json', XDG_CONFIG_HOME: '/srv/cfg/' }, ['.config/gh', '.ssh'])).toEqual(['/srv/cfg/gh', '/srv/keys/sa.json', '/srv/k/a', '/srv/k/b']);
+    // The XDG cache and data folders move those locations too; a variable counts in any case (npm reads npm_config_userconfig).
+    expect(credentialPaths({ XDG_CACHE_HOME: '/srv/cache', XDG_DATA_HOME: '/srv/data', npm_config_userconfig: '/srv/npmrc' }, ['.cache/git/credential', '.local/share/keyrings', '.ssh'])).toEqual(['/srv/cache/git/credential', '/srv/data/keyrings', '/srv/npmrc']);
   });
 
   test("a symlink planted on a mount point's way in the private /tmp is replaced by a folder", () => {

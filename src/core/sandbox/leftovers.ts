@@ -1,0 +1,69 @@
+// What a Peon killed with SIGKILL leaves of its sandbox (DESIGN.md §9, SECURITY.md rule
+// 7): its conversations' private /tmp folders, the empty covers folder, and — in the
+// workspace — the empty read-only folders and files that covered missing protected paths
+// while a command ran. Each command with covers writes their list to a journal next to
+// its private /tmp (in the host's temp folder, which the command does not see) and
+// removes it when done; the next Peon to start a sandbox clears what a dead one left.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Absent } from './gitProtect';
+
+const PREFIXES = ['peon-sandbox-tmp-', 'peon-sandbox-empty-'];
+
+/** The prefix of this process's private folders: the pid says whose they are. */
+export const ownPrefix = (kind: 'tmp' | 'empty'): string => `peon-sandbox-${kind}-${process.pid}-`;
+
+/** Records the covers a command is about to get, for a later Peon to remove should this one die first. */
+export function journalCovers(tmp: string, covers: readonly Absent[]): () => void {
+  const journal = `${tmp}.covers`;
+  if (covers.length === 0) return () => undefined;
+  fs.writeFileSync(journal, JSON.stringify(covers.map((c) => ({ path: c.path, dir: c.dir }))), { mode: 0o600 });
+  return () => fs.rmSync(journal, { force: true });
+}
+
+/** An empty cover (a folder with nothing in it, a file of 0 bytes) removed; anything else is left as it is. */
+export function removeEmptyCover(absent: Pick<Absent, 'path' | 'dir'>): void {
+  try {
+    const stat = fs.lstatSync(absent.path, { throwIfNoEntry: false });
+    if (absent.dir && stat?.isDirectory() && fs.readdirSync(absent.path).length === 0) fs.rmdirSync(absent.path);
+    else if (!absent.dir && stat?.isFile() && stat.size === 0) fs.unlinkSync(absent.path);
+  } catch {
+    // Left as it is: a command's own file, or one the person made since.
+  }
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Clears what sandboxes of dead Peon processes left in `dir` (the host's temp folder). */
+export function clearLeftovers(dir = os.tmpdir()): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const prefix = PREFIXES.find((p) => name.startsWith(p));
+    const pid = prefix ? Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1]) : NaN;
+    if (!Number.isInteger(pid) || pid === process.pid || alive(pid) || name.endsWith('.covers')) continue;
+    const full = path.join(dir, name);
+    try {
+      const journal = `${full}.covers`;
+      if (fs.existsSync(journal)) for (const cover of JSON.parse(fs.readFileSync(journal, 'utf8')) as Absent[]) removeEmptyCover(cover);
+      fs.rmSync(journal, { force: true });
+      fs.chmodSync(full, 0o700);
+      for (const sub of ['dir']) if (fs.existsSync(path.join(full, sub))) fs.chmodSync(path.join(full, sub), 0o700);
+      fs.rmSync(full, { recursive: true, force: true });
+    } catch {
+      // Someone else's, or half gone: left for the next start.
+    }
+  }
+}
