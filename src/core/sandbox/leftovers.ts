@@ -33,6 +33,12 @@ export function removeEmptyCover(absent: Pick<Absent, 'path' | 'dir'>): void {
   }
 }
 
+/** Made by this user, and not a link: a name in a shared folder proves nothing by itself. */
+function ours(p: string): boolean {
+  const stat = fs.lstatSync(p, { throwIfNoEntry: false });
+  return stat !== undefined && !stat.isSymbolicLink() && stat.uid === process.getuid?.();
+}
+
 const alive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
@@ -56,8 +62,10 @@ export function clearLeftovers(dir = os.tmpdir()): void {
     if (!Number.isInteger(pid) || pid === process.pid || alive(pid) || name.endsWith('.covers')) continue;
     const full = path.join(dir, name);
     try {
+      // The host's temp folder is shared: only what this user made is touched (another user cannot make a file ours).
+      if (!ours(full)) continue;
       const journal = `${full}.covers`;
-      if (fs.existsSync(journal)) for (const cover of JSON.parse(fs.readFileSync(journal, 'utf8')) as Absent[]) removeEmptyCover(cover);
+      if (ours(journal)) for (const cover of JSON.parse(fs.readFileSync(journal, 'utf8')) as Absent[]) removeEmptyCover(cover);
       fs.rmSync(journal, { force: true });
       fs.chmodSync(full, 0o700);
       for (const sub of ['dir']) if (fs.existsSync(path.join(full, sub))) fs.chmodSync(path.join(full, sub), 0o700);
