@@ -1,0 +1,173 @@
+// What a workspace folder holds now, file by file (DESIGN.md §10): each file's identity
+// (size, inode, ctime, mode) and the git id of its content, the content kept in the
+// shadow's object store. A scan is incremental: a folder is read again only when its
+// ctime changed (an entry added, removed or renamed), a file is read again only when
+// its identity changed — ctime, not mtime, which a program can set back. A file changed
+// within the clock's granularity of a scan is "racy" and read again by the next one
+// (git's racy-git rule). The ignore rules apply (.gitignore, .peonignore, node_modules):
+// an ignored folder is never read, let alone copied. Folders named .git are not entered,
+// so a nested repository's files are tracked as the folder's own. Symlinks are neither
+// listed nor followed. Scans yield to the event loop as they go: the first one of a large
+// tree runs in the background.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { compareNames, Breather } from '../search/walk';
+import { IGNORE_FILES, IgnoreRules } from '../workspace/ignoreRules';
+import { ObjectStore } from './objectStore';
+
+export interface FileState {
+  readonly size: number;
+  readonly ino: number;
+  readonly ctimeMs: number;
+  readonly mode: number;
+  /** The git id of its content. */
+  readonly sha: string;
+  /** Whether the content is in the store (false: above the size cap, recorded by id only). */
+  readonly kept: boolean;
+  /** Changed too close to the scan to trust its identity: read again next time. */
+  readonly racy?: boolean;
+}
+
+interface DirState {
+  readonly ctimeMs: number;
+  readonly files: readonly string[];
+  readonly dirs: readonly string[];
+}
+
+export interface TreeState {
+  readonly files: ReadonlyMap<string, FileState>;
+  readonly dirs: ReadonlyMap<string, DirState>;
+  /** The identities of the ignore-rules files seen: one that changed means a scan from scratch. */
+  readonly rules: ReadonlyMap<string, string>;
+}
+
+export const EMPTY_TREE: TreeState = { files: new Map(), dirs: new Map(), rules: new Map() };
+
+/** Never tracked, whatever the workspace's own rules say: installed packages. */
+const ALWAYS_IGNORED = new Set(['node_modules']);
+/** A file changed within this many milliseconds of a scan is read again by the next. */
+const RACY_MS = 50;
+
+export interface ScanOptions {
+  readonly root: string;
+  readonly store: ObjectStore;
+  /** Files larger than this are recorded by id only, not kept. */
+  readonly maxFileBytes: number;
+  readonly signal?: AbortSignal;
+}
+
+const identity = (stat: fs.Stats): string => `${stat.ino}:${stat.size}:${stat.ctimeMs}`;
+
+/** The folder as it is now, starting from what `previous` knew. */
+export async function scanTree(previous: TreeState, options: ScanOptions): Promise<TreeState> {
+  const first = await scanOnce(previous, options);
+  if (!first.rulesChanged) return first.state;
+  // An ignore file changed: what is ignored may have changed anywhere below it.
+  return (await scanOnce({ files: previous.files, dirs: new Map(), rules: new Map() }, options)).state;
+}
+
+async function scanOnce(previous: TreeState, options: ScanOptions): Promise<{ state: TreeState; rulesChanged: boolean }> {
+  const { root, store } = options;
+  const started = Date.now();
+  const rulesFiles = new Map<string, string>();
+  const ignore = new IgnoreRules(root);
+  const files = new Map<string, FileState>();
+  const dirs = new Map<string, DirState>();
+  const breather = new Breather(options.signal);
+  let rulesChanged = false;
+  const stack = [''];
+  while (stack.length > 0) {
+    if (breather.due()) await breather.pause();
+    const rel = stack.pop()!;
+    const abs = rel === '' ? root : path.join(root, rel);
+    const stat = fs.lstatSync(abs, { throwIfNoEntry: false });
+    if (!stat?.isDirectory()) continue;
+    const cached = previous.dirs.get(rel);
+    const listing = cached && cached.ctimeMs === stat.ctimeMs ? cached : readDir(abs, rel, stat.ctimeMs, ignore);
+    dirs.set(rel, listing);
+    for (const name of IGNORE_FILES) {
+      const ruleFile = rel === '' ? name : `${rel}/${name}`;
+      if (!listing.files.includes(ruleFile)) continue;
+      const ruleStat = fs.lstatSync(path.join(root, ruleFile), { throwIfNoEntry: false });
+      const id = ruleStat ? identity(ruleStat) : 'gone';
+      rulesFiles.set(ruleFile, id);
+      if (previous.rules.size > 0 && previous.rules.get(ruleFile) !== id) rulesChanged = true;
+    }
+    for (const file of listing.files) {
+      const fileStat = fs.lstatSync(path.join(root, file), { throwIfNoEntry: false });
+      if (!fileStat?.isFile()) continue;
+      const before = previous.files.get(file);
+      const same = before && !before.racy && before.ino === fileStat.ino && before.size === fileStat.size && before.ctimeMs === fileStat.ctimeMs && before.mode === fileStat.mode;
+      const state = same ? before : readFileState(path.join(root, file), fileStat, store, options.maxFileBytes);
+      if (!state) continue;
+      files.set(file, fileStat.ctimeMs >= started - RACY_MS ? { ...state, racy: true } : state.racy ? withoutRacy(state) : state);
+      if (breather.due()) await breather.pause();
+    }
+    for (let i = listing.dirs.length - 1; i >= 0; i--) stack.push(listing.dirs[i]!);
+  }
+  // Rules files that disappeared count as changed too.
+  for (const ruleFile of previous.rules.keys()) if (!rulesFiles.has(ruleFile)) rulesChanged = true;
+  return { state: { files, dirs, rules: rulesFiles }, rulesChanged };
+}
+
+function withoutRacy(state: FileState): FileState {
+  const { racy: _, ...rest } = state;
+  return rest;
+}
+
+/** One folder's entries that are tracked: files and folders, sorted, ignore rules applied. */
+function readDir(abs: string, rel: string, ctimeMs: number, ignore: IgnoreRules): DirState {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(abs, { withFileTypes: true });
+  } catch {
+    return { ctimeMs, files: [], dirs: [] };
+  }
+  entries.sort((a, b) => compareNames(a.name, b.name));
+  const ownRules = entries.some((e) => (IGNORE_FILES as readonly string[]).includes(e.name));
+  const ignored = ignore.forDirectory(rel, ownRules);
+  const files: string[] = [];
+  const dirs: string[] = [];
+  for (const entry of entries) {
+    if (entry.name === '.git' || (entry.isDirectory() && ALWAYS_IGNORED.has(entry.name))) continue;
+    const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
+    if (entry.isFile() && !ignored(entry.name, false)) files.push(child);
+    else if (entry.isDirectory() && !ignored(entry.name, true)) dirs.push(child);
+  }
+  return { ctimeMs, files, dirs };
+}
+
+/** A file's state, its content stored when it is small enough; undefined when it went meanwhile. */
+export function readFileState(file: string, stat: fs.Stats, store: ObjectStore, maxFileBytes: number): FileState | undefined {
+  try {
+    if (stat.size > maxFileBytes) return { size: stat.size, ino: stat.ino, ctimeMs: stat.ctimeMs, mode: stat.mode, sha: hashLarge(file, stat.size), kept: false };
+    return { size: stat.size, ino: stat.ino, ctimeMs: stat.ctimeMs, mode: stat.mode, sha: store.write(fs.readFileSync(file)), kept: true };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The git id of a file too large to keep, read a chunk at a time (a 2 GB file never in memory). */
+function hashLarge(file: string, size: number): string {
+  const hash = createHash('sha1').update(`blob ${size}\0`);
+  const fd = fs.openSync(file, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    let read = 0;
+    for (let n; read < size && (n = fs.readSync(fd, chunk, 0, Math.min(chunk.length, size - read), read)) > 0; read += n) hash.update(chunk.subarray(0, n));
+  } finally {
+    fs.closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
+/** What a folder's file table looks like saved (a new session starts from it, reading only what changed). */
+export function serializeTree(state: TreeState): string {
+  return JSON.stringify({ files: [...state.files], dirs: [...state.dirs], rules: [...state.rules] });
+}
+
+export function deserializeTree(text: string): TreeState {
+  const data = JSON.parse(text) as { files: [string, FileState][]; dirs: [string, DirState][]; rules: [string, string][] };
+  return { files: new Map(data.files), dirs: new Map(data.dirs), rules: new Map(data.rules) };
+}
