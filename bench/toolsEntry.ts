@@ -19,3 +19,4 @@ export { McpServers } from '../src/core/mcp/mcpServers';
 export { McpTrust } from '../src/core/mcp/mcpTrust';
 // The sandbox for commands (B19).
 export { CommandSandbox } from '../src/core/sandbox/commandSandbox';
+export { Checkpoints } from '../src/core/checkpoints/checkpoints';

@@ -71,6 +71,8 @@ export function openToolHost(options: ToolHostOptions): ToolHost {
     settings: settings.values,
     layers: settings.layers,
     trashDir: path.join(stateDir(), 'trash', run),
+    // What each step changed (`peon run --json` reports it): one call per process, so a step waits for the first snapshot.
+    checkpoints: { dir: path.join(stateDir(), 'checkpoints'), waitForFirstScan: true },
     // Sessions, trash, tokens: out of sight of sandboxed commands.
     privateDirs: [stateDir()],
     // dist/bin/rg beside dist/cli.js first, then node_modules, then PATH.

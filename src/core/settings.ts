@@ -115,6 +115,18 @@ export const SETTINGS = {
     default: false,
     description: 'Refuse to run a command when the sandbox cannot be had (instead of asking on a red card). Read from user settings only.',
   },
+  'peon.checkpoints.maxFileMB': {
+    schema: z.number().min(0).max(1024),
+    scope: 'window',
+    default: 5,
+    description: 'Checkpoints keep the content of files up to this size (MB) before and after each step, so the step can be reverted; a larger file is recorded by its hash only and cannot be restored.',
+  },
+  'peon.checkpoints.maxStorageMB': {
+    schema: z.number().min(16).max(1_000_000),
+    scope: 'window',
+    default: 1024,
+    description: "How much space (MB) the workspace's checkpoints may take in Peon's storage; above it the oldest steps' contents are dropped first.",
+  },
   // Each agent's own sandbox on for its commands, where its CLI has one (DESIGN.md §9).
   'peon.agents.claude.command': agentCommand('agent_claude', ['claude', '-p', '--settings', '{"sandbox":{"enabled":true}}']),
   // `--`: a prompt like "help" or "review" is a prompt, not a codex subcommand

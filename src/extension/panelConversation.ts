@@ -39,6 +39,8 @@ export function openPanelConversation(setup: PanelSetup): Conversation | undefin
     // Restricted mode (an untrusted workspace): only the read-only tools exist.
     trusted: vscode.workspace.isTrusted,
     trashDir: vscode.Uri.joinPath(setup.storageUri, 'trash').fsPath,
+    // Each step's changes, kept per workspace in the extension's storage (DESIGN.md §10).
+    checkpoints: { dir: vscode.Uri.joinPath(setup.storageUri, 'checkpoints').fsPath },
     // Sessions, trash, approvals in review: out of sight of sandboxed commands.
     privateDirs: [setup.storageUri.fsPath, ...(setup.globalStorageUri ? [setup.globalStorageUri.fsPath] : [])],
     ripgrep: { bundled: [vscode.Uri.joinPath(setup.extensionUri, 'dist', 'bin', 'rg').fsPath], appRoot: vscode.env.appRoot },

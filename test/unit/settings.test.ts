@@ -76,6 +76,8 @@ test('the defaults are the declared ones: no judge model, compaction at 80%, bas
     'peon.sandbox.mode': 'workspace-write',
     'peon.sandbox.network': false,
     'peon.sandbox.required': false,
+    'peon.checkpoints.maxFileMB': 5,
+    'peon.checkpoints.maxStorageMB': 1024,
     'peon.agents.pi.command': ['pi', '-p'],
     'peon.web.allowedHosts': [],
     'peon.web.search.endpoint': 'https://html.duckduckgo.com/html/',

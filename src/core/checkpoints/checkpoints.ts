@@ -54,6 +54,12 @@ export interface CheckpointsOptions {
   readonly maxFileBytes?: number;
   /** The shadow repositories' objects, all folders together, are pruned oldest step first above this (default 1 GiB). */
   readonly maxStoreBytes?: number;
+  /**
+   * A step waits for the first snapshot instead of going untracked (the CLI: one call per
+   * process, nothing to hurry for). The panel does not: its first snapshot starts when the
+   * chat opens, and a large tree's must never hold a command up.
+   */
+  readonly waitForFirstScan?: boolean;
 }
 
 /** What one folder's shadow holds. */
@@ -95,6 +101,15 @@ export interface RevertResult {
   readonly lost: readonly { change: FileChange; why: string }[];
 }
 
+/** Every this many steps with changes, the storage is checked against its cap. */
+const PRUNE_EVERY = 25;
+const SAVE_AFTER_MS = 2000;
+/** Checkpoints with a table not saved yet: saved when the process exits. */
+const live = new Set<Checkpoints>();
+process.once('exit', () => {
+  for (const checkpoints of live) checkpoints.dispose();
+});
+
 const DEFAULT_MAX_FILE = 5 * 1024 * 1024;
 const DEFAULT_MAX_STORE = 1024 * 1024 * 1024;
 
@@ -103,6 +118,9 @@ export class Checkpoints {
   private readonly steps = new Map<string, Step>();
   private readonly running = new Set<StepStart>();
   private readonly maxFileBytes: number;
+  private recorded = 0;
+  private pruned = false;
+  private saveTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: CheckpointsOptions) {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE;
@@ -117,6 +135,14 @@ export class Checkpoints {
 
   /** Starts each folder's first scan (in the background): a new session starts from the saved table, reading only what changed. */
   start(): void {
+    if (!this.pruned) {
+      this.pruned = true;
+      try {
+        this.prune(); // what earlier sessions left, bounded before this one adds to it
+      } catch {
+        // storage that cannot be pruned now is pruned after a later step
+      }
+    }
     for (const shadow of this.shadows) {
       shadow.ready ??= this.rescan(shadow).then(
         () => void (shadow.scanned = true),
@@ -125,8 +151,15 @@ export class Checkpoints {
     }
   }
 
+  /** Resolves once every folder's first snapshot is taken (or failed). */
+  async whenReady(): Promise<void> {
+    this.start();
+    await Promise.all(this.shadows.map((s) => s.ready));
+  }
+
   /** Before a step that may change any file of the folders (a command, an agent, an MCP tool). */
   async beforeFolders(tool: string): Promise<StepStart> {
+    if (this.options.waitForFirstScan) await this.whenReady();
     this.start();
     const pending = this.shadows.filter((s) => !s.scanned && !s.failed);
     if (pending.length > 0) return this.begin({ tool, untracked: 'the first snapshot of the workspace was still being taken', overlapped: false });
@@ -242,6 +275,8 @@ export class Checkpoints {
 
   /** Saves each folder's table: the next session reads only the files that changed since. */
   dispose(): void {
+    clearTimeout(this.saveTimer);
+    live.delete(this);
     for (const shadow of this.shadows) {
       try {
         fs.writeFileSync(path.join(shadow.dir, 'tree.json'), serializeTree(shadow.tree));
@@ -273,7 +308,17 @@ export class Checkpoints {
       const mine = step.changes.filter((c) => c.root === shadow.root);
       if (mine.length > 0) appendIndex(shadow.dir, step, mine);
     }
+    if (step.changes.length > 0 && ++this.recorded % PRUNE_EVERY === 0) this.prune();
+    this.saveSoon();
     return step;
+  }
+
+  /** Each folder's table saved a little after the last step (and when the process exits). */
+  private saveSoon(): void {
+    live.add(this);
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => this.dispose(), SAVE_AFTER_MS);
+    this.saveTimer.unref?.();
   }
 
   /** The folder scanned again, after any scan of it still running. */

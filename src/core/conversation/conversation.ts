@@ -24,6 +24,7 @@ import { modelJudge, type CommandJudge } from '../permissions/judgeModel';
 import { permissionConfig, type PermissionConfig } from '../permissions/rules';
 import { locateRipgrep, type LocateOptions } from '../search/ripgrep';
 import type { SettingLayers, SettingValues } from '../settings';
+import { Checkpoints } from '../checkpoints/checkpoints';
 import { CommandSandbox, sandboxSettings } from '../sandbox/commandSandbox';
 import type { SandboxView } from '../sandbox/describe';
 import type { Mode, QuestionAsker, SubagentControl, ToolContext, WebAccess } from '../tools/contract';
@@ -81,6 +82,8 @@ export interface ChildLink {
   readonly ripgrep: string | undefined;
   /** The session's sandbox (one private /tmp for its commands). */
   readonly sandbox: CommandSandbox;
+  /** The session's checkpoints: a subagent's steps are the session's too. */
+  readonly checkpoints: Checkpoints | undefined;
   /** The skills of the session (found when it started; again when trust or the skill settings change). */
   readonly skills: () => SkillCatalog;
 }
@@ -132,6 +135,12 @@ export interface ConversationSetup {
   readonly mcp?: McpServers;
   /** Peon's own state (the face's storage): hidden from sandboxed commands like the person's credentials. */
   readonly privateDirs?: readonly string[];
+  /**
+   * Where the workspace's checkpoints are kept (Peon's storage, never the workspace), and
+   * whether a step waits for the first snapshot (the CLI) or goes untracked until it is
+   * taken (the panel); absent: none are taken.
+   */
+  readonly checkpoints?: { readonly dir: string; readonly waitForFirstScan?: boolean };
 }
 
 export interface TurnResult {
@@ -196,6 +205,7 @@ export class Conversation {
       agent: setup.agent,
       ripgrep: setup.child ? setup.child.ripgrep : locateRipgrep(setup.ripgrep ?? {}),
       sandbox: setup.child?.sandbox ?? this.rootSandbox(),
+      ...withCheckpoints(setup.child ? setup.child.checkpoints : rootCheckpoints(setup, this.workspace, this.trusted)),
       settings: setup.settings,
       todos: this.todos,
       skills: this.catalog,
@@ -207,6 +217,11 @@ export class Conversation {
       ...(setup.env ? { env: setup.env } : {}),
     };
     this.direct = this.pipeline(setup.signal ?? new AbortController().signal);
+  }
+
+  /** The session's checkpoints (DESIGN.md §10): what each step changed, to show and revert; absent where nothing can change files. */
+  get checkpoints(): Checkpoints | undefined {
+    return this.context.checkpoints;
   }
 
   /** How this conversation's commands will run (probed now, not at the first command). */
@@ -328,7 +343,7 @@ export class Conversation {
       history: spec.history,
       state: undefined,
       agents: undefined,
-      child: { subagents, spec, grants: new ChildGrants(this.state.grants, spec.name), todos: this.todos, ripgrep: this.context.ripgrep, sandbox: this.context.sandbox!, skills: () => this.catalog },
+      child: { subagents, spec, grants: new ChildGrants(this.state.grants, spec.name), todos: this.todos, ripgrep: this.context.ripgrep, sandbox: this.context.sandbox!, checkpoints: this.context.checkpoints, skills: () => this.catalog },
       hooks: {
         ...(hooks.diagnostics ? { diagnostics: hooks.diagnostics } : {}),
         ...(hooks.unsaved ? { unsaved: hooks.unsaved } : {}),
@@ -537,6 +552,27 @@ function withPrice(settings: SettingValues, client: ModelClient): { price?: Pric
   const provider = settings['peon.model.provider'] ?? client.provider;
   const price = priceOf(provider, client.model, settings['peon.model.baseUrl'], settings['peon.model.price']);
   return price ? { price } : {};
+}
+
+const withCheckpoints = (checkpoints: Checkpoints | undefined): { checkpoints?: Checkpoints } => (checkpoints ? { checkpoints } : {});
+
+/**
+ * The session's checkpoints, where the face gave a place to keep them and the workspace
+ * is trusted (in Restricted Mode nothing can change a file). The first snapshot of each
+ * folder starts now, in the background.
+ */
+function rootCheckpoints(setup: ConversationSetup, workspace: Workspace, trusted: boolean): Checkpoints | undefined {
+  if (!setup.checkpoints || !trusted) return undefined;
+  const mb = (key: 'peon.checkpoints.maxFileMB' | 'peon.checkpoints.maxStorageMB', fallback: number): number => (setup.settings[key] ?? fallback) * 1024 * 1024;
+  const checkpoints = new Checkpoints({
+    folders: workspace.folders.map((f) => f.root),
+    dir: setup.checkpoints.dir,
+    maxFileBytes: mb('peon.checkpoints.maxFileMB', 5),
+    maxStoreBytes: mb('peon.checkpoints.maxStorageMB', 1024),
+    ...(setup.checkpoints.waitForFirstScan ? { waitForFirstScan: true } : {}),
+  });
+  checkpoints.start();
+  return checkpoints;
 }
 
 /** Assembles a conversation: the only way a face gets one. */

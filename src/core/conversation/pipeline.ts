@@ -13,6 +13,8 @@ import type { ToolRegistry } from '../tools/registry';
 import { ToolError, type ToolErrorCode } from '../tools/toolError';
 import { delegateRefusal, isPlanWrite, planModeRefusal } from './planMode';
 import { ConversationState } from './state';
+import type { StepStart } from '../checkpoints/checkpoints';
+import { stepChanges, type StepChanges } from '../checkpoints/stepChanges';
 
 export interface PermissionOutcome extends PermissionDecision {
   /** For `ask`: what the person (or --approve) answered. */
@@ -24,8 +26,8 @@ export interface PermissionOutcome extends PermissionDecision {
 }
 
 export type ToolCallOutcome =
-  | { tool: string; ok: true; output: string; headline?: string; images?: readonly ToolImage[]; data: Readonly<Record<string, unknown>>; risk: Risk; permission: PermissionOutcome }
-  | { tool: string; ok: false; error: { code: ToolErrorCode; message: string; details?: Readonly<Record<string, unknown>> }; risk?: Risk; permission?: PermissionOutcome };
+  | { tool: string; ok: true; output: string; headline?: string; images?: readonly ToolImage[]; data: Readonly<Record<string, unknown>>; risk: Risk; permission: PermissionOutcome; changes?: StepChanges }
+  | { tool: string; ok: false; error: { code: ToolErrorCode; message: string; details?: Readonly<Record<string, unknown>> }; risk?: Risk; permission?: PermissionOutcome; changes?: StepChanges };
 
 export class CallPipeline {
   private queue: Promise<unknown> = Promise.resolve();
@@ -78,6 +80,7 @@ export class CallPipeline {
     // Time on the approval card does not count: the call's deadline starts when it runs.
     let signal = this.context.signal;
     let limit: Deadline | undefined;
+    let step: StepStart | undefined;
     try {
       const input = tool.parse(rawInput);
       throwIfAborted(signal);
@@ -104,12 +107,37 @@ export class CallPipeline {
       limit = tool.untimed ? undefined : deadline(this.context.signal, this.context.timeoutMs);
       signal = limit?.signal ?? this.context.signal;
       const edited = permission.edited !== undefined && assessment.proposal && permission.edited !== assessment.proposal.content ? permission.edited : undefined;
+      // A step that may change files is checkpointed around its execution, whatever its outcome (DESIGN.md §10).
+      step = await this.stepStart(tool, assessment);
       const result = edited !== undefined && assessment.proposal ? await commitEditedProposal(assessment.proposal, edited, { ...this.context, signal }) : await tool.execute(input, { ...this.context, signal }, assessment);
-      return { tool: name, ok: true, output: result.output, ...(result.headline ? { headline: result.headline } : {}), ...(result.images?.length ? { images: result.images } : {}), data: result.data ?? {}, risk, permission };
+      const changes = await this.stepEnd(step);
+      return { tool: name, ok: true, output: result.output, ...(result.headline ? { headline: result.headline } : {}), ...(result.images?.length ? { images: result.images } : {}), data: result.data ?? {}, risk, permission, ...(changes ? { changes } : {}) };
     } catch (error) {
-      return failure(name, asToolError(error, signal), risk, permission);
+      const changes = await this.stepEnd(step);
+      return { ...failure(name, asToolError(error, signal), risk, permission), ...(changes ? { changes } : {}) };
     } finally {
       limit?.clear();
+    }
+  }
+
+  /** The checkpoint of a call about to run: its own paths (a file tool), the whole workspace (a command, an agent, an MCP tool), or none. */
+  private async stepStart(tool: AnyTool, assessment: Assessment): Promise<StepStart | undefined> {
+    const checkpoints = this.context.checkpoints;
+    const scope = assessment.changes ?? (tool.risk === 'process' || tool.risk === 'delegate' ? 'folders' : assessment.writes ? 'files' : 'none');
+    if (!checkpoints || scope === 'none') return undefined;
+    if (scope === 'folders') return checkpoints.beforeFolders(tool.name);
+    return checkpoints.beforeFiles(tool.name, assessment.paths.filter((p) => p.inside).map((p) => p.canonical));
+  }
+
+  /** What the step changed, recorded; once per step, also when the call failed or was cancelled midway. */
+  private async stepEnd(start: StepStart | undefined): Promise<StepChanges | undefined> {
+    const checkpoints = this.context.checkpoints;
+    if (!checkpoints || !start || ended.has(start)) return undefined;
+    ended.add(start);
+    try {
+      return stepChanges(await checkpoints.after(start));
+    } catch {
+      return undefined; // a checkpoint never costs the call its result
     }
   }
 
@@ -184,6 +212,9 @@ export class CallPipeline {
 function answered(p: PermissionDecision, answer: 'approved' | 'denied', extra: Pick<PermissionOutcome, 'edited' | 'userMessage'>): PermissionOutcome {
   return { decision: p.decision, mode: p.mode, source: p.source, reasons: p.reasons, grantable: p.grantable, sessionGrants: p.sessionGrants, answer, ...extra };
 }
+
+/** Steps whose end was recorded: a failure after stepEnd ran (in the success path) does not record it twice. */
+const ended = new WeakSet<StepStart>();
 
 function deniedMessage(tool: string, permission: PermissionOutcome, assessment: Assessment): string {
   const why = permission.reasons.length > 0 ? ` (${permission.reasons.join('; ')})` : '';

@@ -64,6 +64,8 @@ export function mcpTool(name: string, ref: McpToolRef, listed: ListedTool, calle
         risk: 'process',
         writes: true,
         paths: [],
+        // A tool its server calls read-only is not checkpointed (the claim never loosens a permission).
+        changes: hints.includes('read-only') ? 'none' : 'folders',
         summary: {
           kind: 'mcp',
           server: ref.server,

@@ -1,4 +1,5 @@
 // The tool contract of DESIGN.md §2: what every tool supplies and what it receives.
+import type { Checkpoints } from '../checkpoints/checkpoints';
 import type { Mode, Question } from '../../shared/messages';
 import type { SettingValues } from '../settings';
 import type { SkillCatalog } from '../skills/skillCatalog';
@@ -70,6 +71,12 @@ export interface Assessment {
    * `task` would): it is judged by that tool's rules too, and the stricter decision holds.
    */
   readonly judgedAs?: string;
+  /**
+   * What the call may change, for its checkpoint (DESIGN.md §10): `files` its own paths
+   * (a file tool), `folders` anything in the workspace (a command, an agent, an MCP tool),
+   * `none`. Absent: judged from the tool's risk and `writes`.
+   */
+  readonly changes?: 'none' | 'files' | 'folders';
 }
 
 export interface PlanGrants {
@@ -136,6 +143,8 @@ export interface ToolContext {
   readonly skills?: SkillCatalog;
   /** The workspace's memory (mem-search, mem-read); absent when peon.memory.enabled is off. */
   readonly memory?: MemoryAccess;
+  /** The conversation's checkpoints: the pipeline records each step that may change files (not for tools to use). */
+  readonly checkpoints?: Checkpoints;
 }
 
 /** What mem-search and mem-read reach: the memory of the workspace, ranked with the conversation's model at hand. */
