@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { systemExecutable } from '../process/findExecutable';
 import { withGitGuard } from '../process/gitGuard';
 
 export interface GitRun {
@@ -27,8 +28,10 @@ const MAX_OUTPUT = 4 * 1024 * 1024;
  * count towards the bound), for listings of a whole index.
  */
 export function runGit(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, input?: string, keep?: (record: string) => boolean): Promise<GitRun> {
+  const git = systemExecutable('git');
+  if (!git) return Promise.reject(new GitInspectError('git is not installed in a system folder (/usr/bin, /bin, /usr/local/bin)'));
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env: { ...withGitGuard(env), GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' }, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'] });
+    const child = spawn(git, args, { cwd, env: { ...withGitGuard(env), GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' }, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'] });
     const chunks: Buffer[] = [];
     let size = 0;
     let partial = '';

@@ -26,3 +26,20 @@ export function findExecutable(command: string, env: NodeJS.ProcessEnv = process
   if (found === undefined) return undefined;
   return resolveLinks ? fs.realpathSync(found) : found;
 }
+
+/** Where the system's own programs live: never a folder a workspace or a PATH entry could add. */
+const SYSTEM_DIRS = ['/usr/bin', '/bin', '/usr/local/bin', '/opt/homebrew/bin', '/usr/sbin', '/sbin'];
+
+/**
+ * A program Peon runs for itself outside any sandbox (git to inspect a repository, find
+ * to search a tree): taken from the system's folders only, never looked up on PATH,
+ * where a workspace folder (direnv's PATH_add, a shell started in the project) could put
+ * one a command planted. Undefined when the system has none.
+ */
+export function systemExecutable(name: string): string | undefined {
+  for (const dir of SYSTEM_DIRS) {
+    const file = path.join(dir, name);
+    if (isExecutableFile(file)) return file;
+  }
+  return undefined;
+}

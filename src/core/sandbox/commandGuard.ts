@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Absent } from './gitProtect';
-import { removeEmptyCover } from './leftovers';
+import { reachedDirectly, removeEmptyCover } from './leftovers';
+import { isBareLayout, type RepoScanResult } from './repoScan';
 import { codeWorkspaceFiles, subfolders, type Protection } from './sandboxPlan';
 
 /** What a command found before it ran, for afterCommand to compare with. */
@@ -20,6 +21,8 @@ export interface CommandGuard {
   readonly writable: readonly string[];
   /** The VS Code workspace files there were (`*.code-workspace` in a writable folder or one below it), by identity. */
   readonly codeWorkspaces: ReadonlySet<string>;
+  /** Folders the walk before the command could not read (said on the card). */
+  readonly unsearched: readonly string[];
   /** Drops the record of this command's covers (leftovers.ts), once they are gone. */
   readonly release?: () => void;
 }
@@ -27,28 +30,45 @@ export interface CommandGuard {
 /** Where a new VS Code workspace file would take effect: each writable folder and the folders right below it. */
 const workspaceFiles = (writable: readonly string[]): string[] => writable.flatMap((root) => [root, ...subfolders(root)]).flatMap(codeWorkspaceFiles);
 
-/** The guard for a command about to run: what is missing, the protected links, and the repositories by identity. */
-export function guardOf(protection: Protection, repos: readonly string[], writable: readonly string[]): CommandGuard {
-  return { absent: protection.absent, links: protection.links, repos: new Set(repos.map(identity)), writable, codeWorkspaces: new Set(protection.codeWorkspaces.map(identity)) };
+/** The guard for a command about to run: what is missing, the protected links, the repositories by identity, the folders the walk could not read. */
+export function guardOf(protection: Protection, repos: readonly string[], writable: readonly string[], unsearched: readonly string[] = []): CommandGuard {
+  return { absent: protection.absent, links: protection.links, repos: new Set(repos.map(identity)), writable, codeWorkspaces: new Set(protection.codeWorkspaces.map(identity)), unsearched };
 }
 
-/** After the command (`repos`: finds the `.git` entries there are, once the covers are gone): what to tell, on its card. */
-export function settle(guard: CommandGuard, repos: () => readonly string[]): string[] {
-  for (const a of guard.absent) removeEmptyCover(a);
+/**
+ * After the command (`repos`: the repositories there are, once the covers are gone): what
+ * to tell, on its card. Nothing is removed or moved through a folder the command replaced
+ * with a link: that would act on whatever the link names, outside the workspace too.
+ */
+export async function settle(guard: CommandGuard, repos: () => Promise<RepoScanResult>): Promise<string[]> {
+  const notes: string[] = [];
+  const relinked = new Set<string>();
+  const direct = (p: string): boolean => {
+    if (reachedDirectly(p)) return true;
+    relinked.add(path.dirname(p));
+    return false;
+  };
+  for (const a of guard.absent) if (direct(a.path)) removeEmptyCover(a);
   const made = new Set<string>();
-  for (const a of guard.absent) if (fs.lstatSync(a.path, { throwIfNoEntry: false })) made.add(a.path);
+  for (const a of guard.absent) if (direct(a.path) && fs.lstatSync(a.path, { throwIfNoEntry: false })) made.add(a.path);
   for (const link of guard.links) {
+    if (!direct(link.path)) continue;
     const stat = fs.lstatSync(link.path, { throwIfNoEntry: false });
     if (stat && !(stat.isSymbolicLink() && fs.readlinkSync(link.path) === link.target)) made.add(link.path);
   }
   for (const file of workspaceFiles(guard.writable)) if (!guard.codeWorkspaces.has(identity(file))) made.add(file);
-  let unsearched: string | undefined;
   try {
-    for (const entry of repos()) if (!guard.repos.has(identity(entry))) made.add(entry);
+    const found = await repos();
+    // A bare layout's HEAD is what makes git take the folder for a repository: that is what is moved aside.
+    for (const entry of found.repos) if (!guard.repos.has(identity(entry))) made.add(isBareLayout(entry) ? path.join(entry, 'HEAD') : entry);
+    for (const dir of found.reopened) notes.push(`[${dir} was made unreadable by this command; its owner's read and search permissions were given back so it could be searched for repositories]`);
+    for (const dir of found.unsearched) notes.push(`[${dir} could not be searched for repositories this command may have made: check it before running git in it]`);
   } catch (error) {
-    unsearched = `[the workspace could not be searched for repositories this command may have made (${error instanceof Error ? error.message : String(error)}): check for new .git folders or files before running git in it]`;
+    notes.push(`[the workspace could not be searched for repositories this command may have made (${error instanceof Error ? error.message : String(error)}): check for new .git folders or files before running git in it]`);
   }
-  return [...[...made].sort().map(moveAside), ...(unsearched ? [unsearched] : [])];
+  for (const dir of guard.unsearched) notes.push(`[${dir} could not be searched for repositories before this command ran]`);
+  for (const dir of relinked) notes.push(`[${dir} was replaced by a link during this command: nothing was removed or moved through it; check what it holds and names before running git or an editor there]`);
+  return [...[...made].filter(direct).sort().map(moveAside), ...notes];
 }
 
 /** Which file `p` is, whatever it is called now. */

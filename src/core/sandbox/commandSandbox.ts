@@ -13,7 +13,7 @@ import { describeSandbox, unsandboxedView, type SandboxView } from './describe';
 import { findBwrap, noBwrapReason } from './findBwrap';
 import { runProbe, type ProbeResult } from './probe';
 import { guardOf, settle, type CommandGuard } from './commandGuard';
-import { RepoScan, RepoScanIncomplete } from './repoScan';
+import { RepoScan, RepoScanIncomplete, type RepoScanResult } from './repoScan';
 import { clearLeftovers, journalCovers, ownPrefix } from './leftovers';
 import { coverable, hostSockets, mountPointInTmp, protectedPaths, resolverDirs, runtimeDirs, SECRET_LOCATIONS, secretMasks, within, writableFolders, } from './sandboxPlan';
 import { credentialPaths, secretVariables } from './secretEnv';
@@ -111,16 +111,21 @@ export class CommandSandbox {
     return this.planned(bwrap, settings, cwd, argv, proc, env).plan;
   }
 
-  /** The plan, and what it found in the workspace (for afterCommand). */
-  private planned(bwrap: string, settings: SandboxSettings, cwd: string, argv: readonly string[], proc: boolean, env: NodeJS.ProcessEnv, guarding = false): { plan: SandboxPlan; guard: CommandGuard } {
+  /** What a command may write, and what it may not see. */
+  private reach(settings: SandboxSettings, env: NodeJS.ProcessEnv): { masks: ReturnType<typeof secretMasks>; writable: string[] } {
     const writing = settings.mode === 'workspace-write';
     const extra = [...(this.options.privateDirs ?? []), ...credentialPaths(env, SECRET_LOCATIONS)];
     const masks = secretMasks(this.home, extra, writing ? this.options.folders : []);
-    const writable = writing ? writableFolders(this.options.folders, this.home, masks).writable : [];
+    return { masks, writable: writing ? writableFolders(this.options.folders, this.home, masks).writable : [] };
+  }
+
+  /** The plan, and (`scan`: the repositories found right before the command runs) what afterCommand compares with. */
+  private planned(bwrap: string, settings: SandboxSettings, cwd: string, argv: readonly string[], proc: boolean, env: NodeJS.ProcessEnv, scan?: RepoScanResult): { plan: SandboxPlan; guard: CommandGuard } {
+    const { masks, writable } = this.reach(settings, env);
     // What to protect is looked for right before the command runs (beforeCommand); the card's line does not depend on it.
-    const repos = writing && guarding ? this.repos.find(writable) : [];
-    const guarded = writing && guarding ? protectedPaths(writable, repos, this.home, env) : { protect: [], absent: [], links: [], codeWorkspaces: [] };
-    const guard = guardOf(guarded, repos, writable);
+    const repos = scan && writable.length > 0 ? scan.repos : [];
+    const guarded = scan && writable.length > 0 ? protectedPaths(writable, repos, this.home, env) : { protect: [], absent: [], links: [], codeWorkspaces: [] };
+    const guard = guardOf(guarded, repos, writable, scan?.unsearched ?? []);
     const plan: SandboxPlan = {
       bwrap,
       mode: writable.length > 0 ? 'workspace-write' : 'read-only',
@@ -192,18 +197,19 @@ export class CommandSandbox {
    * there now — the repositories, what they name, what is missing and is covered — and
    * what afterCommand compares with.
    */
-  beforeCommand(prepared: PreparedCommand): { prepared: PreparedCommand; guard?: CommandGuard } {
+  async beforeCommand(prepared: PreparedCommand): Promise<{ prepared: PreparedCommand; guard?: CommandGuard }> {
     const before = prepared.plan;
     if (!prepared.sandboxed || !before || before.mode !== 'workspace-write') return { prepared };
     const settings = { mode: before.mode, network: before.network, required: false } as const;
-    let planned: { plan: SandboxPlan; guard: CommandGuard };
+    let scan: RepoScanResult;
     try {
-      planned = this.planned(before.bwrap, settings, before.cwd, before.argv, before.proc, this.options.env, true);
+      scan = await this.repos.find(this.reach(settings, this.options.env).writable);
     } catch (error) {
       // Not knowing every repository there is, Peon could not tell one the command made: it does not run.
       if (error instanceof RepoScanIncomplete) throw new SandboxUnavailableError(`${error.message}, so a repository the command made could go unseen: nothing was run.`);
       throw error;
     }
+    const planned = this.planned(before.bwrap, settings, before.cwd, before.argv, before.proc, this.options.env, scan);
     const { plan } = planned;
     // Should Peon die while the command runs, the next one removes the covers (leftovers.ts).
     const guard = { ...planned.guard, release: journalCovers(plan.tmp, plan.cover ?? []) };
@@ -218,9 +224,9 @@ export class CommandSandbox {
    * and a `.git` it made anywhere are moved aside under a name it cannot guess, never
    * deleted. What to tell, on the command's card.
    */
-  afterCommand(guard: CommandGuard | undefined): string[] {
+  async afterCommand(guard: CommandGuard | undefined): Promise<string[]> {
     if (!guard) return [];
-    const notes = settle(guard, () => this.repos.find(guard.writable));
+    const notes = await settle(guard, () => this.repos.find(guard.writable, { reopen: true }));
     guard.release?.();
     return notes;
   }

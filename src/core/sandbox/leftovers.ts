@@ -22,8 +22,19 @@ export function journalCovers(tmp: string, covers: readonly Absent[]): () => voi
   return () => fs.rmSync(journal, { force: true });
 }
 
-/** An empty cover (a folder with nothing in it, a file of 0 bytes) removed; anything else is left as it is. */
+/** Whether `p`'s folder is reached through no link (its real path is its path): acting on `p` acts there and nowhere else. */
+export function reachedDirectly(p: string): boolean {
+  const dir = path.dirname(p);
+  try {
+    return fs.realpathSync.native(dir) === dir;
+  } catch {
+    return false;
+  }
+}
+
+/** An empty cover (a folder with nothing in it, a file of 0 bytes) removed; anything else, or one reached through a link, is left as it is. */
 export function removeEmptyCover(absent: Pick<Absent, 'path' | 'dir'>): void {
+  if (!reachedDirectly(absent.path)) return;
   try {
     const stat = fs.lstatSync(absent.path, { throwIfNoEntry: false });
     if (absent.dir && stat?.isDirectory() && fs.readdirSync(absent.path).length === 0) fs.rmdirSync(absent.path);
@@ -63,12 +74,13 @@ export function clearLeftovers(dir = os.tmpdir()): void {
     const full = path.join(dir, name);
     try {
       // The host's temp folder is shared: only what this user made is touched (another user cannot make a file ours).
-      if (!ours(full)) continue;
+      if (!ours(full) || !fs.lstatSync(full).isDirectory()) continue;
       const journal = `${full}.covers`;
       if (ours(journal)) for (const cover of JSON.parse(fs.readFileSync(journal, 'utf8')) as Absent[]) removeEmptyCover(cover);
       fs.rmSync(journal, { force: true });
-      fs.chmodSync(full, 0o700);
-      for (const sub of ['dir']) if (fs.existsSync(path.join(full, sub))) fs.chmodSync(path.join(full, sub), 0o700);
+      // The empty covers' folder is read-only (0555): made writable to remove it — but never through a link.
+      const covers = path.join(full, 'dir');
+      if (ours(covers) && fs.lstatSync(covers).isDirectory()) fs.chmodSync(covers, 0o700);
       fs.rmSync(full, { recursive: true, force: true });
     } catch {
       // Someone else's, or half gone: left for the next start.

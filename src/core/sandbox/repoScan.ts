@@ -1,30 +1,49 @@
 // Every repository in the workspace, at any depth (DESIGN.md §9): a sandboxed command
-// must not change a nested repository's config or hooks either, and a `.git` it makes
-// anywhere (`git init sub`, a `.git` file naming a crafted folder) runs programs the
-// next time git runs there — VS Code's git extension opens the repository of any file
-// the person opens. The walk is incremental, so it costs one lstat per folder per
-// command once the first one is done: a folder is read again only when its ctime
-// changed. ctime, not mtime: an entry added, removed or renamed in a folder moves both,
-// but a command can set mtime back (`touch -m -d`), and no one but the kernel sets
-// ctime. Every folder is searched, node_modules too (a package's own `.git` is a
-// repository git runs in); only git folders are not. Symlinks are not followed. Past
-// `limit` folders the walk gives way to the system's `find`, which has no limit: a tree
-// too large to walk quickly is still searched whole.
-import { spawnSync } from 'node:child_process';
+// must not change a nested repository's config or hooks either, and a repository it
+// makes anywhere (`git init sub`, a `.git` file naming a crafted folder, a bare layout
+// of HEAD, objects and refs written as plain files) runs programs the next time git runs
+// there — VS Code's git extension opens the repository of any file the person opens.
+// The walk is incremental, so it costs one lstat per folder per command once the first
+// one is done: a folder is read again only when its ctime changed. ctime, not mtime: an
+// entry added, removed or renamed in a folder moves both, but a command can set mtime
+// back (`touch -m -d`), and no one but the kernel sets ctime. Every folder is searched,
+// node_modules too; only git folders are not. Symlinks are not followed. A folder that
+// cannot be read is reported, never skipped in silence (one this user owns, made
+// unreadable, is given back its owner's read and search bits first). Past `limit`
+// folders the walk gives way to the system's `find`, which has no limit. The walk
+// yields to the event loop as it goes: it never holds the extension host for long.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { Breather } from '../search/walk';
+import { systemExecutable } from '../process/findExecutable';
 
 interface Folder {
   readonly ctimeMs: number;
   readonly subfolders: readonly string[];
+  /** A `.git` entry in it. */
   readonly git: boolean;
+  /** It is laid out as a bare repository (HEAD, objects/, refs/): git run in it uses it. */
+  readonly bare: boolean;
   /** The walk that last reached it (folders no walk reaches are forgotten). */
   walk: number;
+}
+
+export interface RepoScanResult {
+  /** `.git` entries, and folders laid out as bare repositories, sorted. */
+  readonly repos: string[];
+  /** Folders that could not be read, with why: a repository there could not be seen. */
+  readonly unsearched: string[];
+  /** Folders this user owns that a command had made unreadable, given back their read and search bits. */
+  readonly reopened: string[];
 }
 
 /** How long `find` may take over a very large tree before the search is called incomplete. */
 const FIND_TIMEOUT_MS = 120_000;
 
 export class RepoScanIncomplete extends Error {}
+
+/** Whether a repository entry is a bare layout (the folder itself), not a `.git`. */
+export const isBareLayout = (entry: string): boolean => !entry.endsWith('/.git');
 
 export class RepoScan {
   private readonly folders = new Map<string, Folder>();
@@ -33,53 +52,115 @@ export class RepoScan {
   /** At most this many folders are walked here (a home-sized tree): a larger one is searched by `find`. */
   constructor(private readonly limit = 100_000) {}
 
-  /** The `.git` entries (folders or files) under `roots`, sorted. Throws RepoScanIncomplete when they cannot all be found. */
-  find(roots: readonly string[]): string[] {
+  /**
+   * The repositories under `roots`. Throws RepoScanIncomplete when they cannot all be
+   * looked for. `reopen`: after a command, a folder of this user's it made unreadable is
+   * given back its owner's read and search bits (before one, the person's own choice stands).
+   */
+  async find(roots: readonly string[], options: { reopen?: boolean; signal?: AbortSignal } = {}): Promise<RepoScanResult> {
     const walk = ++this.walks;
-    const found: string[] = [];
+    const repos: string[] = [];
+    const unsearched: string[] = [];
+    const reopened: string[] = [];
     const stack = [...roots].reverse();
+    const breather = new Breather(options.signal);
     let walked = 0;
     while (stack.length > 0) {
       if (walked >= this.limit) {
         this.folders.clear(); // the next walk starts afresh: what this one skipped was never cached
-        return findAll(roots);
+        return { repos: await findAll(roots), unsearched: [], reopened };
       }
+      if (breather.due()) await breather.pause();
       const dir = stack.pop()!;
       let folder = this.folders.get(dir);
       if (folder?.walk === walk) continue;
       walked++;
-      const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+      let stat: fs.Stats | undefined;
+      try {
+        stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+      } catch (error) {
+        unsearched.push(`${dir} (${code(error)})`);
+        continue;
+      }
       if (!stat?.isDirectory()) continue;
-      if (!folder || folder.ctimeMs !== stat.ctimeMs) this.folders.set(dir, (folder = read(dir, stat.ctimeMs)));
+      if (!folder || folder.ctimeMs !== stat.ctimeMs) {
+        const read = readFolder(dir, stat, options.reopen ? reopened : undefined);
+        if ('error' in read) {
+          this.folders.delete(dir);
+          unsearched.push(`${dir} (${read.error})`);
+          continue;
+        }
+        this.folders.set(dir, (folder = read));
+      }
       folder.walk = walk;
-      if (folder.git) found.push(`${dir}/.git`);
+      if (folder.git) repos.push(`${dir}/.git`);
+      if (folder.bare) repos.push(dir);
       for (let i = folder.subfolders.length - 1; i >= 0; i--) stack.push(folder.subfolders[i]!);
     }
     for (const [dir, folder] of this.folders) if (folder.walk !== walk) this.folders.delete(dir);
-    return found.sort();
+    return { repos: repos.sort(), unsearched, reopened };
   }
 }
 
-function read(dir: string, ctimeMs: number): Folder {
+function readFolder(dir: string, stat: fs.Stats, reopened: string[] | undefined): Folder | { error: string } {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return { ctimeMs, subfolders: [], git: false, walk: 0 };
+  } catch (error) {
+    // This user's own folder, made unreadable (by a command, to hide what is in it): its owner's bits back, then read.
+    if (!reopened || code(error) !== 'EACCES' || stat.uid !== process.getuid?.()) return { error: code(error) };
+    try {
+      fs.chmodSync(dir, (stat.mode & 0o7777) | 0o500);
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+      reopened.push(dir);
+    } catch (again) {
+      return { error: code(again) };
+    }
   }
   const subfolders: string[] = [];
   let git = false;
+  const names = new Set<string>();
   for (const entry of entries) {
+    names.add(entry.isDirectory() ? `${entry.name}/` : entry.name);
     if (entry.name === '.git') git = true;
     else if (entry.isDirectory()) subfolders.push(`${dir}/${entry.name}`);
   }
-  return { ctimeMs, subfolders, git, walk: 0 };
+  // git takes a folder with HEAD, objects/ and refs/ for a git folder when it runs there (a bare repository).
+  const bare = (names.has('HEAD') || names.has('HEAD/')) && names.has('objects/') && names.has('refs/');
+  // fs.Stats of the folder: its ctime now (after a chmod above, the new one).
+  const ctimeMs = fs.lstatSync(dir, { throwIfNoEntry: false })?.ctimeMs ?? stat.ctimeMs;
+  return { ctimeMs, subfolders, git, bare, walk: 0 };
 }
 
-/** Every `.git` under `roots` by the system's find (git folders not entered, links not followed). */
-function findAll(roots: readonly string[]): string[] {
-  const result = spawnSync('find', [...roots, '-name', '.git', '-prune', '-print0'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: FIND_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] });
-  // find exits 1 when a folder could not be read: what it could read is still listed, and what it could not, no command can write either.
-  if (result.error || result.signal || typeof result.stdout !== 'string') throw new RepoScanIncomplete(`the workspace is too large to search for repositories (${result.error?.message ?? result.signal ?? 'no output'})`);
-  return result.stdout.split('\0').filter(Boolean).sort();
+/** Every `.git` and bare layout under `roots` by the system's find (git folders not entered, links not followed). */
+function findAll(roots: readonly string[]): Promise<string[]> {
+  const find = systemExecutable('find');
+  if (!find) return Promise.reject(new RepoScanIncomplete('the workspace is too large to walk, and the system has no find to search it'));
+  // `-name .git -prune`: a repository's own folder is not entered; `-name HEAD`: a bare layout, checked below.
+  const args = [...roots, '(', '-name', '.git', '-prune', '-print0', ')', '-o', '(', '-name', 'HEAD', '-print0', ')'];
+  return new Promise((resolve, reject) => {
+    const child = spawn(find, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => child.kill('SIGKILL'), FIND_TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new RepoScanIncomplete(`the workspace is too large to search for repositories (${error.message})`));
+    });
+    child.on('close', (_code, signal) => {
+      clearTimeout(timer);
+      // find exits 1 when a folder could not be read: what it could read is still listed.
+      if (signal) return reject(new RepoScanIncomplete(`the workspace is too large to search for repositories (find was stopped: ${signal})`));
+      const found = Buffer.concat(chunks).toString('utf8').split('\0').filter(Boolean);
+      const repos = found.filter((p) => p.endsWith('/.git'));
+      for (const head of found.filter((p) => p.endsWith('/HEAD'))) {
+        const dir = head.slice(0, -'/HEAD'.length);
+        if (isDir(`${dir}/objects`) && isDir(`${dir}/refs`)) repos.push(dir);
+      }
+      resolve(repos.sort());
+    });
+  });
 }
+
+const isDir = (p: string): boolean => fs.lstatSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+const code = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));

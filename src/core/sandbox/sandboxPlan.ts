@@ -106,6 +106,13 @@ export const SECRET_LOCATIONS: readonly string[] = [
   '.config/age',
   '.config/openai',
   '.config/anthropic',
+  '.config/composer/auth.json',
+  '.composer/auth.json',
+  '.subversion/auth',
+  '.config/pip/pip.conf',
+  '.pip/pip.conf',
+  '.bundle/config',
+  '.terraformrc',
   // Every editor's extension state and its conversations (Peon's among them), of every workspace.
   ...['.config/Code', '.config/Code - Insiders', '.config/VSCodium', '.config/Cursor', '.vscode-server/data', '.local/share/code-server'].flatMap((app) => [`${app}/User/globalStorage`, `${app}/User/workspaceStorage`]),
 ];
@@ -128,6 +135,10 @@ export const SYSTEM_SECRETS: readonly string[] = [
   '/etc/kubernetes',
   '/etc/rancher',
   '/var/lib/docker',
+  '/etc/pki/tls/private',
+  '/etc/krb5.keytab',
+  '/var/backups/shadow.bak',
+  '/var/backups/gshadow.bak',
   '/var/snap/lxd/common/lxd',
   '/var/lib/lxd',
 ];
@@ -262,7 +273,8 @@ export function protectedPaths(writable: readonly string[], gitEntries: readonly
   };
   const codeWorkspaces: string[] = [];
   for (const root of writable) {
-    for (const base of [root, ...subfolders(root)]) {
+    const below = subfolders(root);
+    for (const base of [root, ...below]) {
       for (const rel of PROTECTED_IN_WORKSPACE) add(path.join(base, rel));
       codeWorkspaces.push(...codeWorkspaceFiles(base));
     }
@@ -272,6 +284,18 @@ export function protectedPaths(writable: readonly string[], gitEntries: readonly
       if (!stat) absent.set(at, { path: at, dir: !PROTECTED_FILES.has(rel), ...(COVERED.has(rel) ? {} : { later: true }) });
       else if (stat.isSymbolicLink()) links.push({ path: at, target: fs.readlinkSync(at) });
     }
+    // One folder down (a folder opened on its own, an agent run there) they matter too: looked for after the command.
+    for (const base of below) {
+      for (const rel of PROTECTED_IN_WORKSPACE) {
+        if (rel === '.git') continue; // a repository anywhere is the repository scan's
+        const at = path.join(base, rel);
+        if (!fs.lstatSync(at, { throwIfNoEntry: false })) absent.set(at, { path: at, dir: !PROTECTED_FILES.has(rel), later: true });
+      }
+    }
+    // HEAD at the top: with objects/ and refs/ beside it, git takes the folder itself for a repository.
+    const head = path.join(root, 'HEAD');
+    if (fs.lstatSync(head, { throwIfNoEntry: false })) add(head);
+    else absent.set(head, { path: head, dir: false });
   }
   const git = gitProtection(gitEntries, home, personHooksPaths(env, home));
   for (const p of git.protect) if (inside(p)) out.add(p);
@@ -306,6 +330,7 @@ export function coverable(absent: Absent, writable: readonly string[]): boolean 
 export function hostSockets(writable: readonly string[], hiddenDirs: readonly string[], runtime: readonly string[], table = readSocketTable()): string[] {
   const out = new Set<string>();
   for (const line of table.split('\n').slice(1)) {
+    if (out.size >= MAX_SOCKETS) break; // each is two bwrap arguments: thousands would not fit an argument list
     // Num RefCount Protocol Flags Type St Inode Path — the path is the rest of the line, and may hold spaces.
     const named = /^\s*(?:\S+\s+){7}(\/.*)$/.exec(line)?.[1];
     if (!named) continue;
@@ -322,6 +347,9 @@ export function hostSockets(writable: readonly string[], hiddenDirs: readonly st
   }
   return [...out].sort();
 }
+
+/** The sockets covered at most (a machine with tens of thousands would overflow bwrap's argument list). */
+const MAX_SOCKETS = 2000;
 
 function readSocketTable(): string {
   try {

@@ -5,8 +5,10 @@
 
 const SECRET_NAME = /(^|_)(TOKEN|SECRET|SECRETS|PASS|API_?KEYS?|ACCESS_?KEY|SECRET_?KEY|PRIVATE_?KEY|SESSION_?KEY|CREDENTIALS?|AUTH|AUTH_?TOKEN|COOKIE|KEY|KEYS|PAT|PWD|DSN)$|PASSWORD$|PASSWD$|PASSPHRASE$/;
 /** A credential word anywhere in the name (`GITHUB_TOKEN_FOR_CI`, `CI_JOB_JWT_V2`, `SLACK_WEBHOOK_URL`, `SENTRY_DSN_URL`, `HTTP_AUTHORIZATION`). */
-const SECRET_WORD = /(^|_)(TOKEN|TOKENS|SECRET|SECRETS|JWT|PASSWORD|PASSWD|PASSPHRASE|WEBHOOK|WEBHOOKS|APIKEY|APIKEYS|API_KEY|API_KEYS|DSN|AUTHORIZATION|CONNECTIONSTRING|CONNECTIONSTRINGS|CONNECTION_STRING)(_|$)/;
-const SECRET_PREFIX = /^(AWS|AZURE|ARM_CLIENT|GOOGLE_APPLICATION|GCP_SA|DIGITALOCEAN|HCLOUD|VAULT|OP_SESSION|TWINE|PYPI|BUNDLE)_/;
+const SECRET_WORD = /(^|_)(TOKEN|TOKENS|SECRET|SECRETS|JWT|PASSWORD|PASSWD|PASSPHRASE|WEBHOOK|WEBHOOKS|APIKEY|APIKEYS|API_KEY|API_KEYS|DSN|AUTHORIZATION|CONNECTIONSTRING|CONNECTIONSTRINGS|CONNECTION_STRING|CREDENTIALS|CREDS)(_|$)/;
+const SECRET_PREFIX = /^(AWS|AZURE|ARM_CLIENT|GOOGLE_APPLICATION|GCP_SA|DIGITALOCEAN|HCLOUD|VAULT|OP_SESSION|TWINE|PYPI)_/;
+/** Bundler's credentials for a gem server (`BUNDLE_GEMS__EXAMPLE__COM`: the host's dots as `__`), not its settings (`BUNDLE_PATH`). */
+const BUNDLER_CREDENTIAL = /^BUNDLE_[A-Z0-9_]*__[A-Z0-9]/;
 const SECRET_EXACT = new Set(['SSH_AUTH_SOCK', 'SSH_AGENT_PID', 'GPG_AGENT_INFO', 'GNUPGHOME', 'KRB5CCNAME', 'NETRC', 'DOCKER_AUTH_CONFIG', 'NPM_CONFIG__AUTH', 'GIT_ASKPASS_TOKEN', 'XAUTHORITY', 'DBUS_SESSION_BUS_ADDRESS']);
 /** The shell's own: never a secret, whatever the patterns say. */
 const NEVER = new Set(['PWD', 'OLDPWD']);
@@ -22,10 +24,14 @@ const TOKEN_USER_URL = /^[a-z][a-z0-9+.-]*:\/\/[A-Za-z0-9_\-.~%]{20,}@/i;
  */
 const CREDENTIAL_VALUE = /(^|[;\s'"])(password|pwd|accountkey|sharedaccesskey|sharedaccesssignature)\s*=|authorization\s*:|\bbearer\s+[A-Za-z0-9._~+/-]{8,}|-----BEGIN [A-Z ]*PRIVATE KEY-----/i;
 
+/** A credential word at the very end, however the name is joined (`githubToken`, `ClientSecret`, `DB_CREDS`). */
+const SECRET_END = /(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|APIKEY|CREDENTIALS?|CREDS)$/;
+
 export function isSecretVariable(name: string, value?: string): boolean {
-  const upper = name.toUpperCase();
+  // `GITHUB-TOKEN`, `Authentication__Google__ClientSecret`: any separator counts as `_`.
+  const upper = name.toUpperCase().replace(/[^A-Z0-9_/]/g, '_');
   if (NEVER.has(upper)) return false;
-  return SECRET_EXACT.has(upper) || SECRET_NAME.test(upper) || SECRET_WORD.test(upper) || SECRET_PREFIX.test(upper) || upper.startsWith('NPM_CONFIG_//') || (value !== undefined && (CREDENTIAL_URL.test(value) || TOKEN_USER_URL.test(value) || CREDENTIAL_VALUE.test(value)));
+  return SECRET_EXACT.has(upper) || SECRET_NAME.test(upper) || SECRET_WORD.test(upper) || SECRET_END.test(upper) || SECRET_PREFIX.test(upper) || BUNDLER_CREDENTIAL.test(upper) || upper.startsWith('NPM_CONFIG_//') || (value !== undefined && (CREDENTIAL_URL.test(value) || TOKEN_USER_URL.test(value) || CREDENTIAL_VALUE.test(value)));
 }
 
 /** The names in `env` a sandboxed command does not get, sorted. */

@@ -58,9 +58,9 @@ export const bashTool = defineTool({
   async execute(args, ctx, assessment) {
     const dir = assessment.paths[0]!;
     // Built again right before it runs: what is protected and covered is what is there now.
-    let ready: ReturnType<NonNullable<typeof ctx.sandbox>['beforeCommand']>;
+    let ready: Awaited<ReturnType<NonNullable<typeof ctx.sandbox>['beforeCommand']>>;
     try {
-      ready = ctx.sandbox?.beforeCommand(assessment.prepared as PreparedCommand) ?? { prepared: assessment.prepared as PreparedCommand };
+      ready = (await ctx.sandbox?.beforeCommand(assessment.prepared as PreparedCommand)) ?? { prepared: assessment.prepared as PreparedCommand };
     } catch (error) {
       if (error instanceof SandboxUnavailableError) throw new ToolError('unavailable', error.message);
       throw error;
@@ -84,7 +84,7 @@ export const bashTool = defineTool({
         killGroup: !run.sandboxed,
         ...(ctx.onProgress ? { onOutput: ctx.onProgress } : {}),
       });
-      const notes = [...timeout.notes, ...(ctx.sandbox?.afterCommand(ready.guard) ?? [])];
+      const notes = [...timeout.notes, ...((await ctx.sandbox?.afterCommand(ready.guard)) ?? [])];
       // The sandbox could not be set up: nothing ran, and the next command probes again.
       if (run.sandboxed && result.exitCode === 1 && BWRAP_FAILED.test(result.output.text)) {
         ctx.sandbox?.reprobe();

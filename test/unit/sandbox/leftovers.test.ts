@@ -51,3 +51,26 @@ test("a living Peon's folders, and folders of this name another user made, are n
   clearLeftovers(tmp);
   expect(fs.existsSync(path.join(target, 'empty.lock'))).toBe(true);
 });
+
+test("a link planted where the empty covers' folder would be is never followed: what it names keeps its mode", () => {
+  const tmp = tempDir('peon-leftovers-');
+  const victim = tempDir('peon-leftovers-victim-');
+  fs.chmodSync(victim, 0o755);
+  const dir = path.join(tmp, `peon-sandbox-empty-${deadPid()}-abc123`);
+  fs.mkdirSync(dir);
+  fs.symlinkSync(victim, path.join(dir, 'dir'));
+  clearLeftovers(tmp);
+  expect(fs.existsSync(dir)).toBe(false);
+  expect(fs.statSync(victim).mode & 0o777).toBe(0o755);
+});
+
+test('a cover whose folder became a link is not removed through it', () => {
+  const tmp = tempDir('peon-leftovers-');
+  const ws = tempDir('peon-leftovers-ws-');
+  const victim = tempDir('peon-leftovers-victim-');
+  fs.mkdirSync(path.join(victim, '.githooks'));
+  fs.symlinkSync(victim, path.join(ws, 'a'));
+  leftBehind(tmp, deadPid(), [{ path: path.join(ws, 'a', '.githooks'), dir: true }]);
+  clearLeftovers(tmp);
+  expect(fs.existsSync(path.join(victim, '.githooks'))).toBe(true);
+});

@@ -139,6 +139,49 @@ describe.each(runners)('as $name', (runner: Runner) => {
     expect(fs.readFileSync(path.join(ws, 'team.code-workspace'), 'utf8')).toBe('{"folders":[{"path":"."}]}\n');
   });
 
+  test('a bare repository laid out as plain files (HEAD, objects, refs, config) cannot be made at the top, and is disarmed below it', async () => {
+    const ws = workspaceFor(runner, { 'sub/README.md': 'x\n' });
+    const mark = path.join(runner.outside, 'PWNED-bare');
+    const bare = (dir: string): string => `mkdir -p ${dir}/objects ${dir}/refs/heads; printf 'ref: refs/heads/main\\n' > ${dir}/HEAD; echo "head=$?"; printf '[core]\\n\\tbare = false\\n\\tworktree = .\\n\\tfsmonitor = "touch ${mark}; false"\\n' > ${dir}/config`;
+    const r = await result(runCli(runner, ws, 'bash', { command: `${bare('.')}; ${bare('sub')}` }));
+    expect(r.output).toMatch(/^head=[1-9]/m); // the top's HEAD is covered while the command runs
+    expect(fs.existsSync(path.join(ws, 'HEAD'))).toBe(false);
+    expect(fs.existsSync(path.join(ws, 'sub/HEAD'))).toBe(false);
+    expect(blocked(path.join(ws, 'sub'), 'HEAD')).toHaveLength(1);
+    for (const dir of [ws, path.join(ws, 'sub')]) hostGit(runner, dir);
+    expect(fs.existsSync(mark)).toBe(false);
+  });
+
+  test('a folder the command swapped for a link is not acted through: what the link names is left alone', async () => {
+    const victim = varTmp('peon-sbx-victim-', runner.uid, runner.gid);
+    fs.mkdirSync(path.join(victim, 'b/.githooks'), { recursive: true });
+    fs.writeFileSync(path.join(victim, 'b/.githooks/keep'), 'the person\'s\n');
+    const ws = workspaceFor(runner, { 'a/b/README.md': 'x\n' });
+    execFileSync('git', ['init', '-q', path.join(ws, 'a/b')]);
+    chown(runner, ws);
+    fs.writeFileSync(path.join(runner.home, '.gitconfig'), '[core]\n\thooksPath = .githooks\n');
+    chown(runner, path.join(runner.home, '.gitconfig'));
+    try {
+      const r = await result(runCli(runner, ws, 'bash', { command: `mv a a2 && ln -s ${victim} a; echo "swapped=$?"` }));
+      expect(r.output).toMatch(/^swapped=0$/m);
+      expect(fs.readFileSync(path.join(victim, 'b/.githooks/keep'), 'utf8')).toBe('the person\'s\n');
+      expect(fs.readdirSync(path.join(victim, 'b'))).toEqual(['.githooks']);
+      expect(r.output).toMatch(/was replaced by a link during this command/);
+    } finally {
+      fs.rmSync(path.join(runner.home, '.gitconfig'));
+    }
+  });
+
+  test('protected names made one folder down (sub/.vscode, sub/.claude, sub/.mcp.json, sub/.agents) are moved aside', async () => {
+    const ws = workspaceFor(runner, { 'sub/README.md': 'x\n' });
+    const r = await result(runCli(runner, ws, 'bash', { command: 'mkdir -p sub/.vscode sub/.claude sub/.agents/skills/x; echo "{}" > sub/.vscode/tasks.json; echo "{}" > sub/.claude/settings.json; echo "{}" > sub/.mcp.json; echo made' }));
+    expect(r.output).toContain('made');
+    for (const name of ['.vscode', '.claude', '.mcp.json', '.agents']) {
+      expect(fs.existsSync(path.join(ws, 'sub', name))).toBe(false);
+      expect(blocked(path.join(ws, 'sub'), name)).toHaveLength(1);
+    }
+  });
+
   test('what a Peon killed mid-command left (the empty covers in the workspace, its private /tmp) is cleared by the next one', async () => {
     const ws = workspaceFor(runner, { 'README.md': 'x\n' });
     const run = runCli(runner, ws, 'bash', { command: 'echo started > started.txt; sleep 60' });
