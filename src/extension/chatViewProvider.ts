@@ -357,11 +357,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.post(skillsMessage(conversation));
     this.transcript.contextWindow = windowOf(client);
     try {
-      await conversation.turn(text, client, (event) => this.transcript.apply(event));
+      // A chat replaced while its turn ends (New Chat) writes nothing into the next one.
+      await conversation.turn(text, client, (event) => conversation === this.conversation && this.transcript.apply(event));
     } catch (error) {
       this.transcript.append({ kind: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
     } finally {
-      if (conversation === this.conversation) this.post({ type: 'busy', busy: false });
+      // The chat may have been replaced meanwhile: the composer follows the one shown.
+      this.post({ type: 'busy', busy: this.conversation?.busy ?? false });
     }
   }
 
@@ -390,8 +392,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         ready: (message) => {
           this.postInit();
           if (this.conversation?.busy) this.post({ type: 'busy', busy: true });
-          // First run: offer a local model server if one answers on this machine.
-          if (this.model.state === 'unconfigured') void setupChoices().then((choices) => this.post({ type: 'localModels', ...choices }));
+          // First run: offer the model servers answering on this machine, asked after the runtime loads (postInit
+          // queues it first): its load stalls the host long enough for a probe's short timeout to fire.
+          if (this.model.state === 'unconfigured') setImmediate(() => void setupChoices().then((choices) => this.post({ type: 'localModels', ...choices })));
           this.rendered.resolve({ composer: message.composer });
           this.renderedSettled = true;
         },

@@ -14,7 +14,7 @@ export const LOCAL_SERVERS: readonly { readonly name: string; readonly port: num
 ];
 
 /** How long one request to a local server may take (a closed port answers at once; this bounds a stuck one). */
-export const PROBE_TIMEOUT_MS = 1000;
+export const PROBE_TIMEOUT_MS = 1500;
 
 export interface LocalServer {
   /** What it is ("Ollama"), from its answer, else its port's usual server, else "Local server". */
