@@ -132,7 +132,7 @@ export async function anthropicSetup(ui: SetupUi, current: CurrentModel, storedK
 export async function openaiSetup(ui: SetupUi, servers: readonly LocalServer[], current: CurrentModel, storedKey: boolean): Promise<SetupResult | undefined> {
   const now = current.provider === 'openai' ? current.baseUrl : undefined;
   const places: (PickItem & { url?: string })[] = [
-    ...servers.map((s) => ({ label: s.name, description: s.baseUrl, detail: `On this machine · ${listed(s.models)}`, group: 'On this machine', url: s.baseUrl })),
+    ...servers.map((s) => ({ label: s.name, description: s.baseUrl, detail: listed(s.models), group: 'On this machine', url: s.baseUrl })),
     ...(now && now !== OPENAI_URL && !servers.some((s) => s.baseUrl === now) ? [{ label: 'As set now', description: now, group: 'Elsewhere', url: now }] : []),
     { label: 'OpenAI', description: OPENAI_URL, group: 'Elsewhere', url: OPENAI_URL },
     { label: 'Another server…', detail: 'Type its base URL: OpenRouter, a proxy, or a server on another port', group: 'Elsewhere' },

@@ -41,6 +41,11 @@ test('the chip names the model and where it runs, follows a change, and a click 
   const box = await chip.boundingBox();
   expect(box!.x + box!.width).toBeLessThanOrEqual(300);
   expect(box!.height).toBeLessThan(30);
+  // Narrow, the host gives way before the model's name.
+  await view.send({ type: 'model', model: { ...local, model: 'late-model', endpoint: '127.0.0.1:33811' } });
+  await view.page.setViewportSize({ width: 170, height: 800 });
+  const cut = await chip.evaluate((b) => [...b.children].map((c) => c.scrollWidth > c.clientWidth));
+  expect(cut).toEqual([false, true, false]);
   await view.page.close();
 }, 30_000);
 
@@ -91,13 +96,15 @@ test("a notice's buttons post the action with the notice's id; a notice taken aw
   expect((await view.posted()).at(-1)).toEqual({ type: 'noticeAction', entryId: 'e2', action: 'retry' });
 
   await view.send([
-    { type: 'append', entry: { kind: 'notice', id: 'e4', level: 'warning', text: `openai could not be reached at http://127.0.0.1:1234/v1: connection refused.`, actions: ['retry', 'selectModel'] } },
+    { type: 'append', entry: { kind: 'notice', id: 'e4', level: 'warning', text: 'The model request failed. openai could not be reached at http://127.0.0.1:41234/v1/with/a/long/path: connection refused.', actions: ['retry', 'selectModel'] } },
     { type: 'remove', id: 'e2' },
     { type: 'append', entry: { kind: 'assistant', id: 'e5', text: 'Back again.' } },
   ]);
   await failed.waitFor({ state: 'detached' });
   const unreachable = view.page.getByRole('alert').filter({ hasText: 'could not be reached' });
   expect(await unreachable.getByRole('button').allTextContents()).toEqual(['Retry', 'Select Model']);
+  // The URL wraps inside the notice at 200 px instead of running out of it.
+  expect(await unreachable.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   await unreachable.getByRole('button', { name: 'Select Model' }).click();
   expect((await view.posted()).at(-1)).toEqual({ type: 'noticeAction', entryId: 'e4', action: 'selectModel' });
   // Entries after the one taken away are still found by id: the reply streams into its own message.
