@@ -10,7 +10,8 @@ import type { HistoryItem } from '../core/model/modelClient';
 import type { SessionGrants } from '../core/permissions/grants';
 import { SessionStore, type SessionMeta } from '../core/sessions/sessionStore';
 import { AgentStore, type LoadedAgent } from '../core/sessions/agentStore';
-import { applySetup, modelFromSettings, setupChoices } from './modelFromSettings';
+import { applySetup, modelFromSettings, modelProblem, selectModel, setApiKey, setupChoices } from './modelFromSettings';
+import { PanelSetup } from './panelSetup';
 import { openPanelConversation } from './panelConversation';
 import { PanelAgents } from './panelAgents';
 import { PanelMemory } from './panelMemory';
@@ -42,7 +43,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly transcript = new Transcript(
     (message) => {
       // What changes the conversation is recorded as it happens (a crash loses at most this line).
-      if (this.session && (message.type === 'append' || message.type === 'delta' || message.type === 'tool' || message.type === 'usage')) {
+      if (this.session && (message.type === 'append' || message.type === 'delta' || message.type === 'tool' || message.type === 'usage' || message.type === 'remove')) {
         this.sessions.append(this.session, { type: 'view', message });
       }
       this.post(message);
@@ -54,6 +55,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly todos: PanelTodos;
   private readonly agents: PanelAgents;
   private readonly memory: PanelMemory;
+  /** A message sent before a model is ready waits here; notices' buttons are answered here. */
+  private readonly setup: PanelSetup;
   /** The window's MCP servers, shared by its chats (one set, made when a chat first needs it). */
   private readonly mcp: PanelMcp;
   /** Made on first use (the runtime loads then), and anew for a new or resumed chat. */
@@ -116,13 +119,23 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       },
       vscode.workspace.isTrusted,
     );
+    this.setup = new PanelSetup(this.transcript, {
+      problem: () => modelProblem(secrets),
+      run: (text) => this.run(text),
+      busy: () => this.conversation?.busy ?? false,
+      selectModel: () => selectModel(secrets),
+      setApiKey: () => setApiKey(secrets, 'current'),
+      warn: (text) => log.warn(text),
+    });
     this.model = this.readModel();
     this.disposables.push(
+      secrets.onDidChange(() => void this.setup.release()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (!event.affectsConfiguration('peon')) return;
         this.model = this.readModel();
         this.post({ type: 'model', model: this.model });
         this.reconfigure();
+        void this.setup.release();
       }),
       // Trust granted while the chat is open: the workspace's skills (and tools) join it now.
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.reconfigure()),
@@ -161,6 +174,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.closeChat(true);
     this.resumed = undefined;
     this.session = undefined;
+    this.setup.clear();
     this.transcript.clear();
     this.agents.clear();
     this.postInit();
@@ -184,6 +198,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const agents = new AgentStore(this.sessions.agentsDir(id)).load();
     this.resumed = { history: loaded.history, ...(loaded.state ? { state: loaded.state } : {}), agents };
     this.session = id;
+    this.setup.clear();
     this.transcript.restore(loaded.view);
     this.agents.restore(agents);
     this.postInit();
@@ -317,28 +332,38 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const isNew = this.session === undefined;
     this.session ??= this.sessions.create(text).id;
     this.transcript.append({ kind: 'user', text });
-    const settings = readSettings();
     const conversation = this.ensureConversation();
     if (!conversation) {
       this.transcript.append({ kind: 'notice', level: 'error', text: 'Open a folder first: Peon works on a workspace.' });
       return;
     }
     if (isNew) this.sessions.append(this.session, { type: 'state', state: conversation.state.snapshot() });
+    await this.run(text);
+  }
+
+  /** One agent turn for `text` (in the transcript already); with no model ready yet, it waits for one. */
+  private async run(text: string): Promise<void> {
+    const conversation = this.ensureConversation();
+    if (!conversation || conversation.busy) return;
+    const settings = readSettings();
+    // Busy from here: the composer offers Stop, not Send, while the model is made (a local server asked its window).
+    this.post({ type: 'busy', busy: true });
     const client = await modelFromSettings(settings.values, this.secrets);
     if ('problem' in client) {
-      this.transcript.append({ kind: 'notice', level: 'warning', text: `${client.problem} Nothing was sent anywhere.` });
-      return;
+      this.post({ type: 'busy', busy: false });
+      return this.setup.hold(text, client);
     }
     conversation.configure(settings.values, settings.layers, vscode.workspace.isTrusted);
     this.post(skillsMessage(conversation));
     this.transcript.contextWindow = windowOf(client);
-    this.post({ type: 'busy', busy: true });
     try {
-      await conversation.turn(text, client, (event) => this.transcript.apply(event));
+      // A chat replaced while its turn ends (New Chat) writes nothing into the next one.
+      await conversation.turn(text, client, (event) => conversation === this.conversation && this.transcript.apply(event));
     } catch (error) {
       this.transcript.append({ kind: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
     } finally {
-      if (conversation === this.conversation) this.post({ type: 'busy', busy: false });
+      // The chat may have been replaced meanwhile: the composer follows the one shown.
+      this.post({ type: 'busy', busy: this.conversation?.busy ?? false });
     }
   }
 
@@ -367,14 +392,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         ready: (message) => {
           this.postInit();
           if (this.conversation?.busy) this.post({ type: 'busy', busy: true });
-          // First run: offer a local model server if one answers on this machine.
-          if (this.model.state === 'unconfigured') void setupChoices().then((choices) => this.post({ type: 'localModels', ...choices }));
+          // First run: offer the model servers answering on this machine, asked after the runtime loads (postInit
+          // queues it first): its load stalls the host long enough for a probe's short timeout to fire.
+          if (this.model.state === 'unconfigured') setImmediate(() => void setupChoices().then((choices) => this.post({ type: 'localModels', ...choices })));
           this.rendered.resolve({ composer: message.composer });
           this.renderedSettled = true;
         },
         send: (message) => void this.send(message.text),
         stop: () => this.stop(),
-        setup: (message) => void applySetup(message, this.secrets),
+        setup: ({ type: _type, ...choice }) => void applySetup(choice, this.secrets),
         answer: (message) => void this.approvals.answer(message.id, message.answer, message.message),
         openDiff: (message) => void this.approvals.openDiff(message.id),
         revokeGrant: (message) => this.conversation?.state.grants.revoke(message.tool, message.pattern, message.agent),
@@ -395,6 +421,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         mcpServer: (message) => void this.mcp.server(message.name, message.action),
         mcpTool: (message) => void this.mcp.tool(message.name, message.enabled),
         openFile: (message) => void openWorkspaceFile(message.path, message.line, (text) => this.log.warn(text)),
+        noticeAction: (message) => void this.setup.action(message.entryId, message.action),
+        selectModel: () => void selectModel(this.secrets),
       },
       parsed.message,
     );

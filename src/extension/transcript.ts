@@ -69,6 +69,7 @@ export class Transcript {
       if (!parsed.ok) continue;
       const m = parsed.message;
       if (m.type === 'usage') this.resumeUsage(m);
+      else if (m.type === 'remove') this.entries = this.entries.filter((e) => e.id !== m.id);
       else if (m.type === 'append') {
         this.entries.push(m.entry);
         byId.set(m.entry.id, m.entry);
@@ -90,8 +91,18 @@ export class Transcript {
     this.chatCost = m.chatCost;
   }
 
-  append(entry: Omit<Extract<TranscriptEntry, { kind: 'user' }>, 'id'> | Omit<Extract<TranscriptEntry, { kind: 'notice' }>, 'id'>): void {
-    this.add({ ...entry, id: `e${this.nextId++}` } as TranscriptEntry);
+  /** Appends a message of the person's or a notice; returns its id. */
+  append(entry: Omit<Extract<TranscriptEntry, { kind: 'user' }>, 'id'> | Omit<Extract<TranscriptEntry, { kind: 'notice' }>, 'id'>): string {
+    const id = `e${this.nextId++}`;
+    this.add({ ...entry, id } as TranscriptEntry);
+    return id;
+  }
+
+  /** Takes an entry away (a notice that no longer holds). */
+  remove(id: string): void {
+    const before = this.entries.length;
+    this.entries = this.entries.filter((e) => e.id !== id);
+    if (this.entries.length !== before) this.post({ type: 'remove', id });
   }
 
   private progressTimer: NodeJS.Timeout | undefined;
@@ -160,7 +171,9 @@ export class Transcript {
         this.streaming = undefined;
         if (event.reason !== 'end_turn') {
           const why = { cancelled: 'Stopped.', step_cap: 'Stopped at the step cap.', repeated_failure: 'Stopped: the same call kept failing.', max_tokens: 'The answer hit the token limit.', error: 'The model request failed.' }[event.reason];
-          this.append({ kind: 'notice', level: event.reason === 'cancelled' ? 'info' : 'warning', text: `${why}${event.error ? ` ${event.error}` : ''}` });
+          // A failed request offers a way on: a refused key its setting, an unreachable server another model; both a retry.
+          const actions = event.reason !== 'error' ? undefined : event.failure === 'auth' ? (['setApiKey', 'retry'] as const) : event.failure === 'unreachable' ? (['retry', 'selectModel'] as const) : (['retry'] as const);
+          this.append({ kind: 'notice', level: event.reason === 'cancelled' ? 'info' : 'warning', text: `${why}${event.error ? ` ${event.error}` : ''}`, ...(actions ? { actions: [...actions] } : {}) });
         }
         break;
       case 'compacted':

@@ -4,9 +4,9 @@
 // schemas live by topic (transcript.ts, approvalCard.ts, panelState.ts); this file
 // joins them into the two directions' unions.
 import * as z from 'zod';
-import { AppendMessage, DeltaMessage, MAX_MESSAGE_CHARS, ToolMessage, TranscriptEntry, TranscriptUpdate } from './transcript';
+import { AppendMessage, DeltaMessage, MAX_MESSAGE_CHARS, NoticeAction, RemoveMessage, ToolMessage, TranscriptEntry, TranscriptUpdate } from './transcript';
 import { ApprovalCard, Grant } from './approvalCard';
-import { AGENT_NAME, AgentInfo, McpServerInfo, MemoryInfo, Meter, Mode, ModelStatus, QuestionRequest, SkillInfo, TODO_STATUSES, TodoItem } from './panelState';
+import { AGENT_NAME, AgentInfo, LocalServerInfo, McpServerInfo, MemoryInfo, Meter, Mode, ModelStatus, QuestionRequest, SkillInfo, TODO_STATUSES, TodoItem } from './panelState';
 
 const id = z.string().min(1).max(100);
 
@@ -24,10 +24,10 @@ export const HostMessage = z.discriminatedUnion('type', [
   ToolMessage,
   /** The token meter: how full the context window is, and what this chat has used. */
   Meter.extend({ type: z.literal('usage') }),
-  /** Models found for the first-run choices: a local Ollama's (localhost:11434) and VS Code's. */
+  /** Models found for the first-run choices: the model servers on this machine (Ollama, LM Studio, llama.cpp, vLLM) and VS Code's. */
   z.object({
     type: z.literal('localModels'),
-    models: z.array(z.string().min(1).max(200)).max(20),
+    servers: z.array(LocalServerInfo).max(10),
     /** VS Code's own chat models (Copilot's, or another extension's): no key needed. */
     languageModels: z.array(z.object({ id: z.string().min(1).max(200), name: z.string().max(200) })).max(50).default([]),
   }),
@@ -64,6 +64,7 @@ export const HostMessage = z.discriminatedUnion('type', [
     enabledTools: z.number().int().min(0),
     maxTools: z.number().int().min(1),
   }),
+  RemoveMessage,
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -112,8 +113,14 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   /** A first-run choice: a provider (asks for a key and a model), or a local model found by the host. */
   z.discriminatedUnion('choice', [
     z.object({ type: z.literal('setup'), choice: z.enum(['anthropic', 'openai']) }),
-    z.object({ type: z.literal('setup'), choice: z.enum(['local', 'vscode-lm']), model: z.string().min(1).max(200) }),
+    z.object({ type: z.literal('setup'), choice: z.literal('vscode-lm'), model: z.string().min(1).max(200) }),
+    /** A model of a server found on this machine; the host uses it only if it found that server and model itself. */
+    z.object({ type: z.literal('setup'), choice: z.literal('local'), model: z.string().min(1).max(200), baseUrl: z.string().min(1).max(200) }),
   ]),
+  /** A notice's button (Set API Key, Retry, Select Model); the host checks the notice offers it. */
+  z.object({ type: z.literal('noticeAction'), entryId: id, action: NoticeAction }),
+  /** The model chip: choose another model (the same choices as Select Model). */
+  z.object({ type: z.literal('selectModel') }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

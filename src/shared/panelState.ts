@@ -6,9 +6,18 @@ const id = z.string().min(1).max(100);
 
 export const ModelStatus = z.discriminatedUnion('state', [
   z.object({ state: z.literal('unconfigured') }),
-  z.object({ state: z.literal('configured'), provider: z.string().max(100), model: z.string().max(200).optional() }),
+  /** `endpoint`: the host (and port) of the base URL, when one is set: where the requests go. */
+  z.object({ state: z.literal('configured'), provider: z.string().max(100), model: z.string().max(200).optional(), endpoint: z.string().max(200).optional() }),
 ]);
 export type ModelStatus = z.infer<typeof ModelStatus>;
+
+/** A model server found on this machine (the first-run choices and Select Model offer its models). */
+export const LocalServerInfo = z.object({
+  name: z.string().min(1).max(100),
+  baseUrl: z.string().min(1).max(200),
+  models: z.array(z.string().min(1).max(200)).max(50),
+});
+export type LocalServerInfo = z.infer<typeof LocalServerInfo>;
 
 /** A skill the composer offers after `/`. */
 export const SkillInfo = z.object({ name: z.string().max(64), description: z.string().max(1024), source: z.string().max(4096), fork: z.boolean() });

@@ -11,13 +11,18 @@ export const TOOL_CARD_CHARS = 4000;
 /** A tool card's one-sentence headline. */
 export const TOOL_HEADLINE_CHARS = 300;
 
+/** What a notice offers to do about it; the host decides what each does (Set API Key, re-send the last message, Select Model). */
+export const NOTICE_ACTIONS = ['setApiKey', 'retry', 'selectModel'] as const;
+export const NoticeAction = z.enum(NOTICE_ACTIONS);
+export type NoticeAction = z.infer<typeof NoticeAction>;
+
 /** A tool call's state: waiting for the person's approval, running, or finished. */
 const ToolStatus = z.enum(['waiting', 'running', 'ok', 'error']);
 
 export const TranscriptEntry = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), id, text: z.string().max(MAX_MESSAGE_CHARS) }),
   /** Something Peon tells the user about itself (never model output). */
-  z.object({ kind: z.literal('notice'), id, level: z.enum(['info', 'warning', 'error']), text: z.string().max(4000) }),
+  z.object({ kind: z.literal('notice'), id, level: z.enum(['info', 'warning', 'error']), text: z.string().max(4000), actions: z.array(NoticeAction).max(NOTICE_ACTIONS.length).optional() }),
   /** The model's text, grown by `delta` messages while it streams; shown as text, never as HTML. */
   z.object({ kind: z.literal('assistant'), id, text: z.string().max(2_000_000) }),
   /** Earlier turns summarised to stay within the context window (shown collapsed). */
@@ -55,6 +60,8 @@ export const AppendMessage = z.object({ type: z.literal('append'), entry: Transc
 export const DeltaMessage = z.object({ type: z.literal('delta'), id, text: z.string().max(1_000_000) });
 /** A tool card's new status and output. */
 export const ToolMessage = z.object({ type: z.literal('tool'), id, status: ToolStatus, output: z.string().max(TOOL_CARD_CHARS), headline: z.string().max(TOOL_HEADLINE_CHARS).optional() });
+/** An entry taken away (a notice that no longer holds: "no model yet" once one is chosen). */
+export const RemoveMessage = z.object({ type: z.literal('remove'), id });
 /** How a transcript grows: the main one's and an open subagent's alike. */
 export const TranscriptUpdate = z.discriminatedUnion('type', [AppendMessage, DeltaMessage, ToolMessage]);
 export type TranscriptUpdate = z.infer<typeof TranscriptUpdate>;

@@ -5,6 +5,10 @@
 //     status?, retryAfter?, stall? }
 // `route(name, …)` scripts one subagent's requests apart from the rest, and every request body is recorded (an Anthropic request without `stream` gets the
 // message as JSON). Loopback only.
+// `flavor` makes it answer as a local server does besides (`GET /v1/models` and what it
+// tells of a model's context window, in the real servers' shapes): 'ollama'
+// (POST /api/show), 'lmstudio' (GET /api/v0/models/:id), 'vllm' (max_model_len in the
+// list), 'llamacpp' (GET /props). Those requests are kept apart, in `infoRequests`.
 import http from 'node:http';
 
 const halves = (s) => [s.slice(0, Math.ceil(s.length / 2)), s.slice(Math.ceil(s.length / 2))];
@@ -54,8 +58,38 @@ function openaiChunks(reply, model) {
   return chunks;
 }
 
-/** `port`: a fixed port (an "Ollama" on 11434); default any free one. `models`: what GET /v1/models lists. */
-export async function startModelServer({ port = 0, models = ['fake-model'] } = {}) {
+const OWNERS = { ollama: 'library', lmstudio: 'organization_owner', vllm: 'vllm', llamacpp: 'llamacpp' };
+
+/** What a local server of `flavor` answers about its models, or undefined for a request it does not serve. */
+function serverInfo(flavor, method, url, body, models, contextLength, numCtx) {
+  if (method === 'GET' && url === '/v1/models') {
+    return { status: 200, body: { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 1, owned_by: OWNERS[flavor] ?? 'fake', ...(flavor === 'vllm' ? { root: id, parent: null, max_model_len: contextLength } : {}), ...(flavor === 'llamacpp' ? { meta: { n_ctx_train: contextLength * 4 } } : {}) })) } };
+  }
+  if (flavor === 'ollama' && method === 'POST' && url === '/api/show') {
+    const name = JSON.parse(body || '{}').model;
+    if (!models.includes(name)) return { status: 404, body: { error: `model '${name}' not found` } };
+    return { status: 200, body: { license: '', modelfile: `FROM ${name}`, parameters: `stop "<|im_end|>"${numCtx ? `\nnum_ctx ${numCtx}` : ''}`, template: '{{ .Prompt }}', details: { format: 'gguf', family: 'qwen2', parameter_size: '7.6B', quantization_level: 'Q4_K_M' }, model_info: { 'general.architecture': 'qwen2', 'qwen2.block_count': 28, 'qwen2.context_length': contextLength } } };
+  }
+  if (flavor === 'lmstudio' && method === 'GET' && url.startsWith('/api/v0/models/')) {
+    const id = decodeURIComponent(url.slice('/api/v0/models/'.length));
+    if (!models.includes(id)) return { status: 404, body: { error: `Model "${id}" not found` } };
+    return { status: 200, body: { id, object: 'model', type: 'llm', publisher: 'lmstudio-community', arch: 'qwen2', compatibility_type: 'gguf', quantization: 'Q4_K_M', state: 'loaded', max_context_length: contextLength * 4, loaded_context_length: contextLength } };
+  }
+  if (flavor === 'llamacpp' && method === 'GET' && url === '/props') {
+    return { status: 200, body: { default_generation_settings: { n_ctx: contextLength, temperature: 0.8 }, total_slots: 1, model_path: `/models/${models[0]}.gguf` } };
+  }
+  if (method === 'POST' && url === '/api/show') return { status: 404, body: { error: 'not served' } };
+  if (method === 'GET' && (url.startsWith('/api/v0/') || url === '/props')) return { status: 404, body: { error: 'not served' } };
+  return undefined;
+}
+
+/**
+ * `port`: a fixed port; default any free one. `models`: what GET /v1/models lists.
+ * `flavor` and `contextLength`: which local server it also answers as, and the window it reports
+ * (`numCtx`: an Ollama Modelfile's own num_ctx).
+ * @param {{ port?: number, models?: string[], flavor?: 'ollama' | 'lmstudio' | 'vllm' | 'llamacpp', contextLength?: number, numCtx?: number }} [options]
+ */
+export async function startModelServer({ port = 0, models = ['fake-model'], flavor = undefined, contextLength = 32768, numCtx = undefined } = {}) {
   const queue = [];
   let always;
   /** Replies for one subagent's requests, by its name (found in its system prompt), so concurrent children each get theirs. */
@@ -77,14 +111,18 @@ export async function startModelServer({ port = 0, models = ['fake-model'] } = {
     return undefined;
   };
   const requests = [];
+  const infoRequests = [];
   const open = new Set();
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      if (req.method === 'GET' && req.url === '/v1/models') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: 'fake' })) }));
+      // What a client asks about the server (its models, a model's window) is not a model request.
+      const info = serverInfo(flavor, req.method, req.url, body, models, contextLength, numCtx);
+      if (info) {
+        infoRequests.push({ method: req.method, url: req.url, body: body ? JSON.parse(body) : undefined });
+        res.writeHead(info.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(info.body));
         return;
       }
       const protocol = req.url.startsWith('/v1/messages') ? 'anthropic' : req.url.startsWith('/v1/chat/completions') ? 'openai' : undefined;
@@ -125,10 +163,12 @@ export async function startModelServer({ port = 0, models = ['fake-model'] } = {
   await new Promise((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}`;
   return {
+    port: server.address().port,
     /** Base URLs as each SDK wants them. */
     anthropicUrl: url,
     openaiUrl: `${url}/v1`,
     requests,
+    infoRequests,
     script(...replies) {
       queue.push(...replies);
     },
@@ -140,6 +180,7 @@ export async function startModelServer({ port = 0, models = ['fake-model'] } = {
     reset() {
       queue.length = 0;
       requests.length = 0;
+      infoRequests.length = 0;
       routes.clear();
       always = undefined;
     },

@@ -19,12 +19,14 @@ describe('webview -> host messages are validated', () => {
     [{ type: 'mcpServer', name: 'everything', action: 'approve' }],
     [{ type: 'mcpTool', name: 'everything__echo', enabled: false }],
     [{ type: 'openFile', path: 'src/index.js', line: 12 }],
+    [{ type: 'noticeAction', entryId: 'e4', action: 'retry' }],
+    [{ type: 'selectModel' }],
   ])('accepts %j', (raw) => {
     expect(parseWebviewMessage(raw)).toEqual({ ok: true, message: raw });
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' \| 'noticeAction' \| 'selectModel' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -39,6 +41,8 @@ describe('webview -> host messages are validated', () => {
     ['a file line of 0', { type: 'openFile', path: 'a.js', line: 0 }, /at line/],
     ['a file without a path', { type: 'openFile', path: '' }, /at path/],
     ['an MCP tool toggle as a string', { type: 'mcpTool', name: 'everything__echo', enabled: 'false' }, /expected boolean.*at enabled/],
+    ['a notice action outside the set', { type: 'noticeAction', entryId: 'e4', action: 'runCommand' }, /at action/],
+    ['a notice action without its notice', { type: 'noticeAction', entryId: '', action: 'retry' }, /at entryId/],
   ])('rejects %s', (_what, raw, error) => {
     const parsed = parseWebviewMessage(raw);
     expect(parsed.ok).toBe(false);
@@ -50,9 +54,10 @@ describe('webview -> host messages are validated', () => {
     expect(parseWebviewMessage({ type: 'send', text: 'x'.repeat(MAX_MESSAGE_CHARS + 1) }).ok).toBe(false);
   });
 
-  test('setup: a provider, or a local model by name; nothing else', () => {
+  test('setup: a provider, or a local model by name and server; nothing else', () => {
     expect(parseWebviewMessage({ type: 'setup', choice: 'anthropic' }).ok).toBe(true);
-    expect(parseWebviewMessage({ type: 'setup', choice: 'local', model: 'qwen3:8b' }).ok).toBe(true);
+    expect(parseWebviewMessage({ type: 'setup', choice: 'local', model: 'qwen3:8b', baseUrl: 'http://127.0.0.1:11434/v1' }).ok).toBe(true);
+    expect(parseWebviewMessage({ type: 'setup', choice: 'local', model: 'qwen3:8b' }).ok).toBe(false);
     expect(parseWebviewMessage({ type: 'setup', choice: 'local' }).ok).toBe(false);
     expect(parseWebviewMessage({ type: 'setup', choice: 'gemini' }).ok).toBe(false);
   });
@@ -72,6 +77,16 @@ describe('host -> webview messages are validated', () => {
     expect(parseHostMessage(init).ok).toBe(true);
     expect(parseHostMessage({ type: 'append', entry: { kind: 'notice', id: 'e2', level: 'warning', text: 'x' } }).ok).toBe(true);
     expect(parseHostMessage({ type: 'model', model: { state: 'configured', provider: 'openai' } }).ok).toBe(true);
+  });
+
+  test('accepts a notice with actions, an entry removed, a model with its endpoint and the local servers found', () => {
+    expect(parseHostMessage({ type: 'append', entry: { kind: 'notice', id: 'e2', level: 'warning', text: 'x', actions: ['setApiKey', 'retry'] } }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'remove', id: 'e2' }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'model', model: { state: 'configured', provider: 'openai', model: 'qwen3', endpoint: '127.0.0.1:1234' } }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'localModels', servers: [{ name: 'LM Studio', baseUrl: 'http://127.0.0.1:1234/v1', models: ['qwen3'] }] }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'append', entry: { kind: 'notice', id: 'e2', level: 'warning', text: 'x', actions: ['openTerminal'] } }).ok).toBe(false);
+    expect(parseHostMessage({ type: 'remove' }).ok).toBe(false);
+    expect(parseHostMessage({ type: 'localModels', models: ['qwen3'] }).ok).toBe(false);
   });
 
   const SHA = 'a'.repeat(64);
@@ -138,6 +153,8 @@ test('dispatch calls the handler of the message type, and only it', () => {
     mcpServer: () => seen.push('mcpServer'),
     mcpTool: () => seen.push('mcpTool'),
     openFile: () => seen.push('openFile'),
+    noticeAction: () => seen.push('noticeAction'),
+    selectModel: () => seen.push('selectModel'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
   dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });

@@ -4,7 +4,7 @@
 // call repeats. Every tool call gets exactly one result, so the next request is always
 // valid for the provider.
 import type { ToolCallOutcome } from '../conversation/pipeline';
-import { addUsage, ModelError, NO_USAGE, type HistoryItem, type ModelClient, type ToolResultItem, type ModelEvent, type ToolCall, type ToolSpec, type Usage } from '../model/modelClient';
+import { addUsage, ModelError, NO_USAGE, type HistoryItem, type ModelClient, type ModelFailure, type ToolResultItem, type ModelEvent, type ToolCall, type ToolSpec, type Usage } from '../model/modelClient';
 import { costOf, type Price } from '../model/modelInfo';
 import { compact, saveSummary, type CompactionPolicy } from './compaction';
 import { streamWithRetry, type RetryPolicy } from './retry';
@@ -28,7 +28,7 @@ export type LoopEvent =
   | { readonly type: 'compacted'; readonly summary: string; readonly memoryId?: string }
   /** `/skill-name` in the prompt loaded a skill (or forked its subagent), before the turn began. */
   | ({ readonly type: 'skill' } & SkillUse)
-  | { readonly type: 'final'; readonly reason: FinalReason; readonly text: string; readonly error?: string };
+  | { readonly type: 'final'; readonly reason: FinalReason; readonly text: string; readonly error?: string; readonly failure?: ModelFailure };
 
 /** Runs one tool call to its outcome (the conversation's call pipeline). */
 export interface ToolCaller {
@@ -97,7 +97,9 @@ export async function runAgentTurn(
     history.push(item);
     options.onHistory?.(item);
   };
-  remember({ role: 'user', text: prompt });
+  // The same prompt again after one the model never answered (its request failed) is a retry of it, not a second message.
+  const last = history.at(-1);
+  if (last?.role !== 'user' || last.text !== prompt) remember({ role: 'user', text: prompt });
   options.onEvent({ type: 'prompt', text: prompt });
   let contextTokens = options.contextTokens ?? 0; // the size of the last request, as the provider counted it
   const count = (turn: Usage, compaction = false): void => {
@@ -107,8 +109,8 @@ export async function runAgentTurn(
     options.onEvent({ type: 'usage', turn, total, ...(cost ? { cost } : {}), ...(compaction ? { compaction: true as const } : {}) });
   };
   let steps = 0;
-  const finish = (reason: FinalReason, error?: string) => {
-    options.onEvent({ type: 'final', reason, text: lastText, ...(error ? { error } : {}) });
+  const finish = (reason: FinalReason, error?: string, failure?: ModelFailure) => {
+    options.onEvent({ type: 'final', reason, text: lastText, ...(error ? { error } : {}), ...(failure ? { failure } : {}) });
     return { reason, text: lastText, usage: total, contextTokens, steps };
   };
 
@@ -146,7 +148,7 @@ export async function runAgentTurn(
       }
     } catch (error) {
       if (options.signal.aborted) return finish('cancelled');
-      return finish('error', error instanceof ModelError ? error.message : String(error));
+      return error instanceof ModelError ? finish('error', error.message, error.failure) : finish('error', String(error));
     }
     if (!done) return finish('error', 'The model stream ended without a message.');
     count(done.usage);

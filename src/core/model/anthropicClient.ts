@@ -132,7 +132,7 @@ export function anthropicClient(options: AnthropicOptions): ModelClient {
       } catch (error) {
         if (signal.aborted) throw new ModelError('cancelled', false);
         // A stream that breaks after it started is reported as cut off, with what arrived.
-        if (blocks.size === 0) throw toModelError(error, 'anthropic');
+        if (blocks.size === 0) throw toModelError(error, 'anthropic', client.baseURL);
       }
       if (signal.aborted) throw new ModelError('cancelled', false); // the SDK may end the stream quietly on abort
       const ordered = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, b]) => b);

@@ -8,10 +8,12 @@ export interface ClientOptions {
   readonly apiKey: string;
   readonly model: string;
   readonly baseUrl?: string;
+  /** The window the server reported (OpenAI-compatible local servers). */
+  readonly contextWindow?: number;
 }
 
 export function modelClient(provider: 'anthropic' | 'openai', options: ClientOptions): ModelClient {
-  const { apiKey, model, baseUrl } = options;
+  const { apiKey, model, baseUrl, contextWindow } = options;
   const common = { apiKey, model, ...(baseUrl ? { baseUrl } : {}) };
-  return provider === 'anthropic' ? anthropicClient(common) : openaiClient(common);
+  return provider === 'anthropic' ? anthropicClient(common) : openaiClient({ ...common, ...(contextWindow ? { contextWindow } : {}) });
 }

@@ -62,6 +62,9 @@ export type ModelEvent =
   | { readonly type: 'tool_call'; readonly call: ToolCall; readonly complete: boolean }
   | { readonly type: 'done'; readonly stopReason: StopReason; readonly usage: Usage; readonly message: Extract<HistoryItem, { role: 'assistant' }> };
 
+/** A failure the person can act on: the key was refused (Set API Key), or the server could not be reached (its URL, Retry). */
+export type ModelFailure = 'auth' | 'unreachable';
+
 export class ModelError extends Error {
   override readonly name = 'ModelError';
 
@@ -71,6 +74,7 @@ export class ModelError extends Error {
     readonly status?: number,
     /** From a `retry-after` header, when the server sent one. */
     readonly retryAfterMs?: number,
+    readonly failure?: ModelFailure,
   ) {
     super(message);
   }
@@ -93,8 +97,35 @@ export const addUsage = (a: Usage, b: Usage): Usage => ({
   cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
 });
 
-/** Maps an SDK or network failure to a ModelError: 429, 5xx and connection failures are retryable. */
-export function toModelError(error: unknown, provider: string): ModelError {
+/**
+ * What the server said, once: the error body's message where the SDK kept it (Anthropic's
+ * own message is that body as JSON), else the SDK's message without the status it starts with.
+ */
+function detailOf(error: unknown, message: string, status: number): string {
+  const body = (error as { error?: { message?: unknown; error?: { message?: unknown } } }).error;
+  const said = body?.error?.message ?? body?.message;
+  if (typeof said === 'string' && said.trim() !== '') return said.trim();
+  return message.replace(new RegExp(`^${status}\\s+`), '').trim() || `HTTP ${status}`;
+}
+
+/** Why a connection failed, from the error's causes: `ECONNREFUSED` as "connection refused", else the innermost cause's words ("bad port"). */
+function networkReason(error: unknown): string | undefined {
+  const words: Readonly<Record<string, string>> = { ECONNREFUSED: 'connection refused', ENOTFOUND: 'host not found', EAI_AGAIN: 'host not found', ETIMEDOUT: 'timed out', ECONNRESET: 'connection reset', EHOSTUNREACH: 'host unreachable', ENETUNREACH: 'network unreachable' };
+  let innermost: string | undefined;
+  for (let cause = (error as { cause?: unknown }).cause, depth = 0; cause && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && words[code]) return words[code];
+    if (cause instanceof Error && cause.message) innermost = cause.message;
+  }
+  return innermost === 'fetch failed' ? undefined : innermost;
+}
+
+/**
+ * Maps an SDK or network failure to a ModelError: 429, 5xx and connection failures are
+ * retryable. `url` is where the request went: a connection failure names it (a mistyped
+ * base URL is the usual cause); 401 and 403 are auth failures.
+ */
+export function toModelError(error: unknown, provider: string, url?: string): ModelError {
   if (error instanceof ModelError) return error;
   const status = (error as { status?: unknown }).status;
   const headers = (error as { headers?: { get?(name: string): string | null } | Record<string, string> }).headers;
@@ -104,10 +135,12 @@ export function toModelError(error: unknown, provider: string): ModelError {
   const message = error instanceof Error ? error.message : String(error);
   if (typeof status === 'number') {
     const retryable = status === 429 || status === 408 || status >= 500;
-    return new ModelError(`${provider} answered ${status}: ${message}`, retryable, status, retryAfterMs);
+    const auth = status === 401 || status === 403;
+    return new ModelError(`${provider} answered ${status}: ${detailOf(error, message, status)}`, retryable, status, retryAfterMs, auth ? 'auth' : undefined);
   }
   if ((error as { name?: string }).name === 'AbortError' || (error as { name?: string }).name === 'APIUserAbortError') {
     return new ModelError(`${provider} request cancelled`, false);
   }
-  return new ModelError(`${provider} could not be reached: ${message}`, true);
+  const reason = networkReason(error) ?? message.replace(/\.$/, '');
+  return new ModelError(`${provider} could not be reached${url ? ` at ${url}` : ''}: ${reason}.`, true, undefined, undefined, 'unreachable');
 }

@@ -5,6 +5,13 @@
 // the user sets `peon.model.price`. An unknown cost is shown as unknown, never as $0.
 import type { ModelClient, Usage } from './modelClient';
 
+/**
+ * The model each provider's setup offers first: current models, as the providers' SDKs
+ * list them (test/unit/model/modelInfo.test.ts fails when the SDK calls one deprecated).
+ * The only place these names are written.
+ */
+export const DEFAULT_MODELS = { anthropic: 'claude-sonnet-5-5', openai: 'gpt-5.5' } as const;
+
 /** USD per million tokens. */
 export interface Price {
   readonly input: number;

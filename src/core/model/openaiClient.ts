@@ -9,6 +9,8 @@ export interface OpenAIOptions {
   readonly apiKey: string;
   readonly model: string;
   readonly baseUrl?: string;
+  /** The context window, when the server was asked (a local server's: localServers.ts). */
+  readonly contextWindow?: number;
 }
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -39,6 +41,7 @@ export function openaiClient(options: OpenAIOptions): ModelClient {
   return {
     provider: 'openai',
     model: options.model,
+    ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
       const calls = new Map<number, { id: string; name: string; arguments: string }>();
       let text = '';
@@ -85,7 +88,7 @@ export function openaiClient(options: OpenAIOptions): ModelClient {
         }
       } catch (error) {
         if (signal.aborted) throw new ModelError('cancelled', false);
-        if (!started) throw toModelError(error, 'openai');
+        if (!started) throw toModelError(error, 'openai', client.baseURL);
       }
       if (signal.aborted) throw new ModelError('cancelled', false); // the SDK may end the stream quietly on abort
       const complete = finish !== null;

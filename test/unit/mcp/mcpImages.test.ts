@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { openConversation } from '../../../src/core/conversation/conversation';
 import { anthropicClient } from '../../../src/core/model/anthropicClient';
+import { DEFAULT_MODELS } from '../../../src/core/model/modelInfo';
 import { openaiClient } from '../../../src/core/model/openaiClient';
 import type { ModelClient } from '../../../src/core/model/modelClient';
 import type { McpServers } from '../../../src/core/mcp/mcpServers';
@@ -41,7 +42,7 @@ async function turnWithImage(client: ModelClient): Promise<unknown> {
 }
 
 test('Anthropic: the image goes back in the tool_result, after the text', async () => {
-  const body = (await turnWithImage(anthropicClient({ apiKey: 'test', model: 'claude-sonnet-4-5', baseUrl: model.anthropicUrl }))) as { messages: { role: string; content: unknown }[] };
+  const body = (await turnWithImage(anthropicClient({ apiKey: 'test', model: DEFAULT_MODELS.anthropic, baseUrl: model.anthropicUrl }))) as { messages: { role: string; content: unknown }[] };
   const toolResult = (body.messages.at(-1)!.content as { type: string; content: { type: string; source?: { media_type: string; data: string } }[] }[]).find((b) => b.type === 'tool_result')!;
   const image = toolResult.content.find((c) => c.type === 'image')!;
   expect(image.source!.media_type).toBe('image/png');

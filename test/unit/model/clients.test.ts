@@ -3,6 +3,7 @@ import { anthropicClient } from '../../../src/core/model/anthropicClient';
 import { ModelError, type HistoryItem, type ModelClient, type ModelEvent } from '../../../src/core/model/modelClient';
 import { openaiClient } from '../../../src/core/model/openaiClient';
 import { startModelServer } from '../../fakes/modelServer.mjs';
+import { freePort } from '../../vscode/codeServer.mjs';
 
 // Both model clients, through their official SDKs, against a real HTTP server that
 // speaks each streaming protocol.
@@ -62,6 +63,21 @@ describe.each(clients)('%s client', (_name, make) => {
     const error = await collect(make()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ status, retryable, retryAfterMs: retryAfter === undefined ? undefined : retryAfter * 1000 });
+  });
+
+  test('a refused key is an auth failure whose message says the status once', async () => {
+    server.script({ status: 401 });
+    const error = await collect(make()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 401, retryable: false, failure: 'auth' });
+    expect((error as Error).message).toBe(`${_name} answered 401: scripted 401`);
+  });
+
+  test('a server that cannot be reached is named by the URL tried', async () => {
+    const port = await freePort();
+    const url = _name === 'anthropic' ? `http://127.0.0.1:${port}` : `http://127.0.0.1:${port}/v1`;
+    const client = _name === 'anthropic' ? anthropicClient({ apiKey: 'k', model: 'm', baseUrl: url }) : openaiClient({ apiKey: 'k', model: 'm', baseUrl: url });
+    const error = await collect(client).catch((e: unknown) => e);
+    expect(error).toMatchObject({ retryable: true, failure: 'unreachable', message: `${_name} could not be reached at ${url}: connection refused.` });
   });
 
   test('a stalled stream ends promptly when cancelled', async () => {

@@ -1,5 +1,7 @@
-import { describe, expect, test } from 'vitest';
-import { contextWindowOf, costOf, priceOf } from '../../../src/core/model/modelInfo';
+import { describe, expect, test, vi } from 'vitest';
+import { anthropicClient } from '../../../src/core/model/anthropicClient';
+import { contextWindowOf, costOf, DEFAULT_MODELS, priceOf } from '../../../src/core/model/modelInfo';
+import { startModelServer } from '../../fakes/modelServer.mjs';
 
 describe('priceOf: list prices only for the official endpoints, the user price always', () => {
   test('official Anthropic and OpenAI models, with and without a date snapshot', () => {
@@ -43,4 +45,25 @@ test('contextWindowOf knows the families and falls back to 128k', () => {
   expect(contextWindowOf('gpt-5-mini')).toBe(400_000);
   expect(contextWindowOf('gpt-4o')).toBe(128_000);
   expect(contextWindowOf('qwen2.5-coder:7b')).toBe(128_000);
+});
+
+test("the default models are current: the Anthropic SDK does not call its default deprecated (it does the old one)", async () => {
+  const server = await startModelServer();
+  const warnings: string[] = [];
+  const warn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void warnings.push(args.join(' ')));
+  try {
+    const ask = async (model: string): Promise<void> => {
+      server.script({ text: 'ok' });
+      for await (const _ of anthropicClient({ apiKey: 'k', model, baseUrl: server.anthropicUrl }).stream({ system: 's', history: [{ role: 'user', text: 'hi' }], tools: [], maxTokens: 10 }, new AbortController().signal));
+    };
+    await ask(DEFAULT_MODELS.anthropic);
+    expect(warnings.filter((w) => w.includes('deprecated'))).toEqual([]);
+    await ask('claude-sonnet-4-5');
+    expect(warnings.filter((w) => w.includes('deprecated'))).toHaveLength(1);
+  } finally {
+    warn.mockRestore();
+    await server.close();
+  }
+  expect(contextWindowOf(DEFAULT_MODELS.anthropic)).toBe(200_000);
+  expect(contextWindowOf(DEFAULT_MODELS.openai)).toBe(400_000);
 });

@@ -136,11 +136,11 @@ describe('model output in the panel', () => {
     await view.page.close();
   }, 30_000);
 
-  test("first run offers VS Code's models and a local Ollama's; a click posts the choice", async () => {
+  test("first run offers VS Code's models and a local server's; a click posts the choice", async () => {
     const view = await openStandaloneWebview(browser);
     await view.send([
       { type: 'init', entries: [], model: { state: 'unconfigured' } },
-      { type: 'localModels', models: ['llama3.1:8b'], languageModels: [{ id: 'copilot-gpt-4o', name: 'GPT-4o (copilot)' }] },
+      { type: 'localModels', servers: [{ name: 'Ollama', baseUrl: 'http://127.0.0.1:11434/v1', models: ['llama3.1:8b'] }], languageModels: [{ id: 'copilot-gpt-4o', name: 'GPT-4o (copilot)' }] },
     ]);
     const choices = view.page.getByRole('region', { name: 'Choose a model' }).getByRole('button');
     expect(await choices.allTextContents()).toEqual(['VS Code: GPT-4o (copilot)', 'Ollama: llama3.1:8b', 'Anthropic', 'OpenAI or compatible']);
