@@ -25,6 +25,9 @@ import { readSettings } from './settings';
 import { Transcript } from './transcript';
 import { renderWebviewHtml } from './webviewHtml';
 import { openWorkspaceFile } from './openFile';
+import { ChatContext } from './chatContext';
+import type { EditorChat } from './editorContext';
+import type { ContextChip } from '../shared/contextChips';
 
 
 /** What the webview reported when it mounted (the in-host tests await this). */
@@ -37,7 +40,7 @@ export interface RenderReport {
  * may be destroyed and recreated whenever the view is hidden, so on every `ready`
  * it receives the conversation once, then only deltas.
  */
-export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable, EditorChat {
   private view: vscode.WebviewView | undefined;
   private readonly transcript = new Transcript(
     (message) => {
@@ -50,6 +53,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     (name, args) => this.mcp.titleOf(name, args),
   );
   private readonly approvals: ApprovalCards;
+  /** The chips for the next message, the active editor's, the `@` picker. */
+  private readonly context = new ChatContext(
+    (message) => this.post(message),
+    (text) => this.log.warn(text),
+  );
   private readonly questions: QuestionModal;
   private readonly todos: PanelTodos;
   private readonly agents: PanelAgents;
@@ -228,6 +236,20 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.conversation?.stop();
   }
 
+  addContext(chips: readonly ContextChip[]): void {
+    this.context.add(chips);
+  }
+
+  sendWithContext(text: string, chips: readonly ContextChip[]): void {
+    void this.send(text, chips);
+  }
+
+  /** Shows the panel without taking the focus (made first, when it was never shown). */
+  async reveal(): Promise<void> {
+    if (this.view) this.view.show(true);
+    else await vscode.commands.executeCommand('peon.chatView.focus'); // the view resolves as it shows
+  }
+
   /** The chat's conversation, assembled by the runtime on first use; undefined with no folder open. */
   private ensureConversation(): Conversation | undefined {
     if (this.conversation) return this.conversation;
@@ -309,14 +331,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   /** A message from the composer: one agent turn, streamed into the transcript. */
-  private async send(text: string): Promise<void> {
+  private async send(text: string, chips: readonly ContextChip[] = []): Promise<void> {
     if (this.conversation?.busy) {
       this.transcript.append({ kind: 'notice', level: 'info', text: 'Peon is still working on the last message; press Stop to end it first.' });
       return;
     }
     const isNew = this.session === undefined;
     this.session ??= this.sessions.create(text).id;
-    this.transcript.append({ kind: 'user', text });
+    // The chips are read now, by the host; under the message, what each attached (or why not).
+    const attached = chips.length > 0 ? await this.context.take(chips) : undefined;
+    this.transcript.append({ kind: 'user', text, ...(attached ? { context: attached.sent } : {}) });
     const settings = readSettings();
     const conversation = this.ensureConversation();
     if (!conversation) {
@@ -334,7 +358,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.transcript.contextWindow = windowOf(client);
     this.post({ type: 'busy', busy: true });
     try {
-      await conversation.turn(text, client, (event) => this.transcript.apply(event));
+      await conversation.turn(text, client, (event) => this.transcript.apply(event), attached?.block ? { attached: attached.block } : {});
     } catch (error) {
       this.transcript.append({ kind: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
     } finally {
@@ -352,6 +376,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.approvals.dispose();
     this.questions.dispose();
     this.todos.dispose();
+    this.context.dispose();
     for (const d of this.disposables) d.dispose();
   }
 
@@ -372,7 +397,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           this.rendered.resolve({ composer: message.composer });
           this.renderedSettled = true;
         },
-        send: (message) => void this.send(message.text),
+        send: (message) => void this.send(message.text, message.chips),
         stop: () => this.stop(),
         setup: (message) => void applySetup(message, this.secrets),
         answer: (message) => void this.approvals.answer(message.id, message.answer, message.message),
@@ -395,6 +420,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         mcpServer: (message) => void this.mcp.server(message.name, message.action),
         mcpTool: (message) => void this.mcp.tool(message.name, message.enabled),
         openFile: (message) => void openWorkspaceFile(message.path, message.line, (text) => this.log.warn(text)),
+        addContext: (message) => this.context.add([message.chip]),
+        removeContext: (message) => this.context.remove(message.id),
+        findFiles: (message) => void this.context.find(message.query),
       },
       parsed.message,
     );
@@ -410,6 +438,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.agents.postAll();
     this.post(skillsMessage(this.conversation));
     this.post(this.mcp.status());
+    this.context.postAll();
     // The todo list is the workspace's: shown from the start, the runtime loaded after the panel drew.
     if (this.conversation) void this.todos.refresh();
     else setImmediate(() => this.ensureConversation());
