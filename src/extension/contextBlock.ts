@@ -92,7 +92,7 @@ export async function buildContext(chips: readonly ContextChip[], source: Contex
     }
     parts.push(part.text);
     room -= part.text.length;
-    sent.push(shown(display, part.note ? { note: part.note } : {}));
+    sent.push(shown(display, { ...(part.note ? { note: part.note } : {}), ...(part.label ? { label: visibleText(part.label).slice(0, 300) } : {}) }));
   }
   const block = parts.length > 0 ? `<attached_context>\n${PREAMBLE}\n\n${parts.join('\n\n')}\n</attached_context>` : undefined;
   return { block, sent };
@@ -108,7 +108,7 @@ function uniqueChips(chips: readonly ContextChip[], source: ContextSource): Cont
 /** Why a chip found no room left in the message. */
 const FULL = "this message's context is full";
 
-type ChipText = { text: string; note?: string } | { refused: string };
+type ChipText = { text: string; note?: string; label?: string } | { refused: string };
 
 async function chipText(chip: ContextChip, canonical: string, display: string, source: ContextSource, limits: ContextLimits): Promise<ChipText> {
   const path = xmlValue(visibleText(display));
@@ -166,7 +166,8 @@ async function problemsText(chip: Extract<ContextChip, { kind: 'problems' }>, ca
   if (unsaved) notes.push('The editor has unsaved changes: the lines are its text.');
   notes.push('', 'The lines they point at:');
   const text = envelope('attached_problems', `path="${path}" count="${all.length}"`, notes, rows.join('\n'));
-  return { text, note: `${all.length} problem${all.length === 1 ? '' : 's'}` };
+  // "broken.json · 2 problems": what was found, in the chip's own words.
+  return { text, label: chipLabel(chip).replace(/problems$/, `${all.length} problem${all.length === 1 ? '' : 's'}`) };
 }
 
 async function folderText(canonical: string, path: string, source: ContextSource, limits: ContextLimits): Promise<ChipText> {

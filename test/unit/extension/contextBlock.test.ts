@@ -172,10 +172,11 @@ test("problems: each one's text, and the lines they point at (ranges merged); a 
       '</attached_problems>',
     ].join('\n'),
   );
-  expect(all.sent).toEqual([{ label: 'broken.json · problems', path: 'broken.json', note: '2 problems' }]);
+  expect(all.sent).toEqual([{ label: 'broken.json · 2 problems', path: 'broken.json' }]);
   const one = await buildContext([{ kind: 'problems', id: 'p', path: 'broken.json', startLine: 3, endLine: 3 }], withProblems);
   expect(one.block).toContain('count="1">\nProblems VS Code reports at lines 3–3:\n3:3 error: Expected comma (json 514)\n');
   expect(one.block).not.toContain('Trailing comma');
+  expect(one.sent).toEqual([{ label: 'broken.json:3 · 1 problem', path: 'broken.json', line: 3 }]);
   const none = await buildContext([{ kind: 'problems', id: 'p', path: 'broken.json' }], source);
   expect(none.sent[0]).toMatchObject({ refused: true, note: 'not attached: VS Code reports no problems there now' });
 });

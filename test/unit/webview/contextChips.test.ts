@@ -19,7 +19,7 @@ const configured = { state: 'configured', provider: 'anthropic', model: 'claude-
 const selection = { kind: 'selection', id: 'c1', path: 'src/index.js', startLine: 3, endLine: 7 };
 const folder = { kind: 'folder', id: 'c2', path: 'docs/' };
 const problems = { kind: 'problems', id: 'c3', path: 'broken.json' };
-const active = { kind: 'editor', id: 'editor', path: 'src/index.js', startLine: 1, endLine: 40, selected: false };
+const active = { kind: 'editor', id: 'editor', path: 'src/app.js', startLine: 1, endLine: 40, selected: false };
 const matches = {
   type: 'fileMatches',
   query: 'ind',
@@ -52,7 +52,7 @@ describe('the chips above the composer', () => {
     const row = chipsRow(view.page);
     await row.waitFor();
     expect((await row.getByRole('listitem').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual([
-      'index.js current file ×',
+      'app.js current file ×',
       'index.js:3–7 ×',
       'docs/ ×',
       'broken.json · problems ×',
@@ -65,16 +65,22 @@ describe('the chips above the composer', () => {
     await composer(view.page).press('Enter');
     expect(await postedOf(view, 'send')).toEqual([{ type: 'send', text: 'What does this do?', chips: [selection, problems, active] }]);
     // Next message only: the added chips are gone, the active editor's stays.
-    expect((await row.getByRole('listitem').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual(['index.js current file ×']);
+    expect((await row.getByRole('listitem').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual(['app.js current file ×']);
+    // A chip added for the active file says more: the active editor's steps aside, and is not sent.
+    await view.send({ type: 'context', chips: [{ ...selection, path: 'src/app.js' }] });
+    await expect.poll(async () => (await row.getByRole('listitem').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual(['app.js:3–7 ×']);
+    await composer(view.page).fill('And this?');
+    await composer(view.page).press('Enter');
+    expect((await postedOf(view, 'send')).at(-1)).toEqual({ type: 'send', text: 'And this?', chips: [{ ...selection, path: 'src/app.js' }] });
     await view.page.close();
   }, 30_000);
 
   test('the active editor left out stays out (offered back) until another file is active; its selection reads as one', async () => {
     const view = await open([{ type: 'activeEditor', chip: active }]);
     const row = chipsRow(view.page);
-    await row.getByRole('button', { name: 'Leave out the current file (the lines in view): src/index.js, lines 1–40' }).click();
-    const back = row.getByRole('button', { name: 'Attach the current file (the lines in view): src/index.js, lines 1–40' });
-    expect(await back.textContent()).toBe('+ index.js');
+    await row.getByRole('button', { name: 'Leave out the current file (the lines in view): src/app.js, lines 1–40' }).click();
+    const back = row.getByRole('button', { name: 'Attach the current file (the lines in view): src/app.js, lines 1–40' });
+    expect(await back.textContent()).toBe('+ app.js');
     await composer(view.page).fill('hello');
     await composer(view.page).press('Enter');
     // Scrolling in the same file keeps it out.
@@ -283,8 +289,8 @@ describe('screenshots (test-results/e2e/)', () => {
           },
         },
         { type: 'append', entry: { kind: 'assistant', id: 'a1', text: 'They normalise the pattern before it is matched.' } },
-        { type: 'activeEditor', chip: { ...active, path: 'index.js' } },
-        { type: 'context', chips: [{ ...selection, path: 'index.js', startLine: 12, endLine: 18 }, { ...problems, path: 'package.json' }, { kind: 'folder', id: 'c4', path: 'test/fixtures/' }] },
+        { type: 'activeEditor', chip: { ...active, path: 'index.js', startLine: 1, endLine: 30 } },
+        { type: 'context', chips: [{ ...selection, path: 'legacy.js', startLine: 12, endLine: 18 }, { ...problems, path: 'package.json' }, { kind: 'folder', id: 'c4', path: 'test/fixtures/' }] },
       ],
       width,
     );
