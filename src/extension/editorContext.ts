@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ContextChip, EditorChip } from '../shared/contextChips';
 import { secretReasons } from '../core/workspace/pathRules';
+import { visibleText } from '../shared/hiddenText';
 import { problemsFor } from './diagnostics';
 import { workspaceFile, workspaceRelative } from './workspaceFile';
 
@@ -78,9 +79,11 @@ export function editorActions(chat: () => EditorChat) {
       if (!chips) return;
       if (chips.some((c) => c.kind === 'file')) return tell('Select the lines to explain first.');
       const [first] = chips;
-      const where = first?.kind === 'selection' ? `${first.path} (line${first.startLine === first.endLine ? ` ${first.startLine}` : `s ${first.startLine}–${first.endLine}`})` : '';
+      // The message is the person's, shown as text: a name's hidden characters are written out.
+      const name = visibleText(first?.path ?? '');
+      const where = first?.kind === 'selection' ? `${name} (line${first.startLine === first.endLine ? ` ${first.startLine}` : `s ${first.startLine}–${first.endLine}`})` : '';
       await chat().reveal();
-      chat().sendWithContext(chips.length === 1 ? `Explain what the selected code in ${where} does.` : `Explain what the ${chips.length} selected parts of ${first?.path} do.`, chips);
+      chat().sendWithContext(chips.length === 1 ? `Explain what the selected code in ${where} does.` : `Explain what the ${chips.length} selected parts of ${name} do.`, chips);
     },
     /** `uri` and lines: from the Quick Fix (one problem) or the editor's context menu; else the active editor's file. */
     async fixProblems(uri?: unknown, startLine?: unknown, endLine?: unknown): Promise<void> {
@@ -93,7 +96,8 @@ export function editorActions(chat: () => EditorChat) {
       if (problems.length === 0) return tell(`VS Code reports no problems in ${path}${lines ? ` at line ${lines.startLine}` : ''}.`);
       const chip: ContextChip = { kind: 'problems', id: chipId(), path, ...lines };
       const one = problems.length === 1 ? problems[0] : undefined;
-      const text = lines && one ? `Fix this problem VS Code reports in ${path}: ${one.text.slice(0, 500)}` : `Fix the ${problems.length === 1 ? 'problem' : `${problems.length} problems`} VS Code reports in ${path}.`;
+      const name = visibleText(path);
+      const text = lines && one ? `Fix this problem VS Code reports in ${name}: ${visibleText(one.text).slice(0, 500)}` : `Fix the ${problems.length === 1 ? 'problem' : `${problems.length} problems`} VS Code reports in ${name}.`;
       await chat().reveal();
       chat().sendWithContext(text, [chip]);
     },

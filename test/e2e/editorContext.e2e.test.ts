@@ -66,6 +66,9 @@ const chipTexts = async (chat: FrameLocator): Promise<string[]> =>
 const sentChips = async (chat: FrameLocator): Promise<string[]> =>
   (await chat.getByRole('list', { name: 'Context sent with this message' }).last().getByRole('listitem').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
 const answers = (chat: FrameLocator) => chat.getByRole('article', { name: 'Peon' });
+/** The items of the editor context menu's Peon submenu (the last menu open). */
+const peonItems = async (page: Page): Promise<string[]> =>
+  (await page.locator('.context-view .monaco-menu').last().locator('.action-label').allTextContents()).map((t) => t.trim()).filter((t) => t !== '');
 
 describe('a trusted workspace', () => {
   let model: Model;
@@ -103,6 +106,8 @@ describe('a trusted workspace', () => {
     await page.locator('.editor-instance .monaco-editor .view-line', { hasText: '// line 12' }).click({ button: 'right' });
     const menu = page.locator('.context-view .monaco-menu');
     await menu.getByRole('menuitem', { name: 'Peon' }).hover();
+    await menu.getByRole('menuitem', { name: 'Add Selection to Chat' }).waitFor({ timeout: UI_WAIT });
+    expect(await peonItems(page)).toEqual(['Add Selection to Chat', 'Explain Selection', 'Fix Problems in File']);
     await menu.getByRole('menuitem', { name: 'Add Selection to Chat' }).click({ timeout: UI_WAIT });
     await expect.poll(() => chipTexts(chat), { timeout: UI_WAIT }).toEqual(['index.js:3–7 ×', 'index.js:10–14 ×']);
 
@@ -141,6 +146,21 @@ describe('a trusted workspace', () => {
     await openFile(page, 'index.js');
     await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+Home');
+    await expect.poll(() => chipTexts(chat), { timeout: UI_WAIT }).toEqual(['index.js current file ×']);
+
+    // Without a selection the context menu's Peon submenu offers only the file's fix; Add Selection (by its key) adds the file.
+    await page.locator('.editor-instance .monaco-editor .view-line', { hasText: /line\s2$/ }).click({ button: 'right' });
+    await page.locator('.context-view .monaco-menu').getByRole('menuitem', { name: 'Peon' }).hover();
+    await page.locator('.context-view .monaco-menu').getByRole('menuitem', { name: 'Fix Problems in File' }).waitFor({ timeout: UI_WAIT });
+    expect(await peonItems(page)).toEqual(['Fix Problems in File']);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Control+Alt+K');
+    // The file's own chip; the active editor's steps aside for it.
+    await expect.poll(() => chipTexts(chat), { timeout: UI_WAIT }).toEqual(['index.js ×']);
+    await chat.getByRole('button', { name: 'Remove index.js' }).click();
     await expect.poll(() => chipTexts(chat), { timeout: UI_WAIT }).toEqual(['index.js current file ×']);
 
     model.script({ text: 'A list of constants.' });
