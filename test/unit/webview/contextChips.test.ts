@@ -211,7 +211,31 @@ describe('under a sent message', () => {
 });
 
 // Light Modern's and Dark Modern's colours for the variables these use (set through the CSSOM: the CSP forbids inline styles).
-const THEMES: Record<'light' | 'dark', Record<string, string>> = {
+const THEMES: Record<'light' | 'dark' | 'high-contrast', Record<string, string>> = {
+  'high-contrast': {
+    '--vscode-foreground': '#ffffff',
+    '--vscode-descriptionForeground': '#ffffff',
+    '--vscode-sideBar-background': '#000000',
+    '--vscode-input-background': '#000000',
+    '--vscode-input-foreground': '#ffffff',
+    '--vscode-input-border': '#6fc3df',
+    '--vscode-badge-background': '#000000',
+    '--vscode-badge-foreground': '#ffffff',
+    '--vscode-focusBorder': '#f38518',
+    '--vscode-button-background': '#000000',
+    '--vscode-button-foreground': '#ffffff',
+    '--vscode-button-border': '#6fc3df',
+    '--vscode-panel-border': '#6fc3df',
+    '--vscode-textLink-foreground': '#21a6ff',
+    '--vscode-editorSuggestWidget-background': '#0c141f',
+    '--vscode-editorSuggestWidget-border': '#6fc3df',
+    '--vscode-editorSuggestWidget-highlightForeground': '#f38518',
+    '--vscode-list-focusOutline': '#f38518',
+    '--vscode-editorWarning-foreground': '#ff0000',
+    '--vscode-inputValidation-warningBorder': '#6fc3df',
+    '--vscode-font-family': 'system-ui, sans-serif',
+    '--vscode-font-size': '13px',
+  },
   light: {
     '--vscode-foreground': '#3b3b3b',
     '--vscode-descriptionForeground': '#3b3b3b',
@@ -271,6 +295,7 @@ describe('screenshots (test-results/e2e/)', () => {
     ['dark', 300],
     ['light', 200],
     ['dark', 200],
+    ['high-contrast', 300],
   ] as const)('chips, a sent message and the @ picker, %s, %i px', async (theme, width) => {
     fs.mkdirSync(out, { recursive: true });
     const view = await open(
