@@ -26,6 +26,9 @@ import { readSettings } from './settings';
 import { Transcript } from './transcript';
 import { renderWebviewHtml } from './webviewHtml';
 import { openWorkspaceFile } from './openFile';
+import { ChatContext } from './chatContext';
+import type { EditorChat } from './editorContext';
+import type { ContextChip } from '../shared/contextChips';
 
 
 /** What the webview reported when it mounted (the in-host tests await this). */
@@ -38,7 +41,7 @@ export interface RenderReport {
  * may be destroyed and recreated whenever the view is hidden, so on every `ready`
  * it receives the conversation once, then only deltas.
  */
-export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable, EditorChat {
   private view: vscode.WebviewView | undefined;
   private readonly transcript = new Transcript(
     (message) => {
@@ -51,6 +54,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     (name, args) => this.mcp.titleOf(name, args),
   );
   private readonly approvals: ApprovalCards;
+  /** The chips for the next message, the active editor's, the `@` picker. */
+  private readonly context = new ChatContext(
+    (message) => this.post(message),
+    (text) => this.log.warn(text),
+  );
+  /** The context block each message carried (by its transcript entry), for its turn: sent, held for a model, or retried. */
+  private readonly attached = new Map<string, string>();
   private readonly questions: QuestionModal;
   private readonly todos: PanelTodos;
   private readonly agents: PanelAgents;
@@ -121,7 +131,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     );
     this.setup = new PanelSetup(this.transcript, {
       problem: () => modelProblem(secrets),
-      run: (text) => this.run(text),
+      run: (text, entry) => this.run(text, entry),
       busy: () => this.conversation?.busy ?? false,
       selectModel: () => selectModel(secrets),
       setApiKey: () => setApiKey(secrets, 'current'),
@@ -243,6 +253,20 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.conversation?.stop();
   }
 
+  addContext(chips: readonly ContextChip[]): void {
+    this.context.add(chips);
+  }
+
+  sendWithContext(text: string, chips: readonly ContextChip[]): void {
+    void this.send(text, chips);
+  }
+
+  /** Shows the panel without taking the focus (made first, when it was never shown). */
+  async reveal(): Promise<void> {
+    if (this.view) this.view.show(true);
+    else await vscode.commands.executeCommand('peon.chatView.focus'); // the view resolves as it shows
+  }
+
   /** The chat's conversation, assembled by the runtime on first use; undefined with no folder open. */
   private ensureConversation(): Conversation | undefined {
     if (this.conversation) return this.conversation;
@@ -324,25 +348,29 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   /** A message from the composer: one agent turn, streamed into the transcript. */
-  private async send(text: string): Promise<void> {
+  private async send(text: string, chips: readonly ContextChip[] = []): Promise<void> {
     if (this.conversation?.busy) {
       this.transcript.append({ kind: 'notice', level: 'info', text: 'Peon is still working on the last message; press Stop to end it first.' });
       return;
     }
     const isNew = this.session === undefined;
     this.session ??= this.sessions.create(text).id;
-    this.transcript.append({ kind: 'user', text });
+    // The chips are read now, by the host; under the message, what each attached (or why not).
+    const attached = chips.length > 0 ? await this.context.take(chips) : undefined;
+    const entry = this.transcript.append({ kind: 'user', text, ...(attached ? { context: attached.sent } : {}) });
+    if (attached?.block) this.attached.set(entry, attached.block);
     const conversation = this.ensureConversation();
     if (!conversation) {
       this.transcript.append({ kind: 'notice', level: 'error', text: 'Open a folder first: Peon works on a workspace.' });
       return;
     }
     if (isNew) this.sessions.append(this.session, { type: 'state', state: conversation.state.snapshot() });
-    await this.run(text);
+    await this.run(text, entry);
   }
 
-  /** One agent turn for `text` (in the transcript already); with no model ready yet, it waits for one. */
-  private async run(text: string): Promise<void> {
+  /** One agent turn for `text` (in the transcript already, as `entry`, with the context it carried); with no model ready yet, it waits for one. */
+  private async run(text: string, entry?: string): Promise<void> {
+    const attached = entry ? this.attached.get(entry) : undefined;
     const conversation = this.ensureConversation();
     if (!conversation || conversation.busy) return;
     const settings = readSettings();
@@ -351,14 +379,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const client = await modelFromSettings(settings.values, this.secrets);
     if ('problem' in client) {
       this.post({ type: 'busy', busy: false });
-      return this.setup.hold(text, client);
+      return this.setup.hold(text, client, entry);
     }
     conversation.configure(settings.values, settings.layers, vscode.workspace.isTrusted);
     this.post(skillsMessage(conversation));
     this.transcript.contextWindow = windowOf(client);
     try {
       // A chat replaced while its turn ends (New Chat) writes nothing into the next one.
-      await conversation.turn(text, client, (event) => conversation === this.conversation && this.transcript.apply(event));
+      await conversation.turn(text, client, (event) => conversation === this.conversation && this.transcript.apply(event), attached ? { attached } : {});
     } catch (error) {
       this.transcript.append({ kind: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
     } finally {
@@ -377,6 +405,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.approvals.dispose();
     this.questions.dispose();
     this.todos.dispose();
+    this.context.dispose();
     for (const d of this.disposables) d.dispose();
   }
 
@@ -398,7 +427,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           this.rendered.resolve({ composer: message.composer });
           this.renderedSettled = true;
         },
-        send: (message) => void this.send(message.text),
+        send: (message) => void this.send(message.text, message.chips),
         stop: () => this.stop(),
         setup: ({ type: _type, ...choice }) => void applySetup(choice, this.secrets),
         answer: (message) => void this.approvals.answer(message.id, message.answer, message.message),
@@ -423,6 +452,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         openFile: (message) => void openWorkspaceFile(message.path, message.line, (text) => this.log.warn(text)),
         noticeAction: (message) => void this.setup.action(message.entryId, message.action),
         selectModel: () => void selectModel(this.secrets),
+        addContext: (message) => this.context.add([message.chip]),
+        removeContext: (message) => this.context.remove(message.id),
+        findFiles: (message) => void this.context.find(message.query),
       },
       parsed.message,
     );
@@ -438,6 +470,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.agents.postAll();
     this.post(skillsMessage(this.conversation));
     this.post(this.mcp.status());
+    this.context.postAll();
     // The todo list is the workspace's: shown from the start, the runtime loaded after the panel drew.
     if (this.conversation) void this.todos.refresh();
     else setImmediate(() => this.ensureConversation());

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { RenderReport } from './chatViewProvider';
+import { editorActions, FixWithPeon } from './editorContext';
 import { lazyBundle } from './lazyBundle';
 import type * as Panel from './panel';
 
@@ -18,6 +19,7 @@ let panel: ReturnType<typeof Panel.openPanel> | undefined;
 export function activate(context: vscode.ExtensionContext): PeonApi {
   const log = vscode.window.createOutputChannel('Peon', { log: true });
   const open = (): ReturnType<typeof Panel.openPanel> => (panel ??= panelBundle().openPanel(context, log));
+  const editor = editorActions(() => open().chat);
   context.subscriptions.push(
     log,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, { resolveWebviewView: (view) => open().chat.resolveWebviewView(view) }),
@@ -27,6 +29,10 @@ export function activate(context: vscode.ExtensionContext): PeonApi {
     vscode.commands.registerCommand('peon.setApiKey', () => open().setApiKey()),
     vscode.commands.registerCommand('peon.selectModel', () => open().selectModel()),
     vscode.commands.registerCommand('peon.showHistory', () => open().showHistory()),
+    vscode.commands.registerCommand('peon.addSelectionToChat', () => editor.addSelection()),
+    vscode.commands.registerCommand('peon.explainSelection', () => editor.explainSelection()),
+    vscode.commands.registerCommand('peon.fixProblems', (uri?: unknown, startLine?: unknown, endLine?: unknown) => editor.fixProblems(uri, startLine, endLine)),
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FixWithPeon(), FixWithPeon.metadata),
   );
   return { chat: { whenRendered: () => open().chat.whenRendered() } };
 }

@@ -8,8 +8,8 @@ import type { Transcript } from './transcript';
 export interface PanelSetupHooks {
   /** Why no model can answer now (undefined: one can); `key`: what is missing is an API key. */
   problem(): Promise<{ problem: string; key?: boolean } | undefined>;
-  /** Runs one turn for `text` (already in the transcript as the person's message). */
-  run(text: string): Promise<void>;
+  /** Runs one turn for `text` (already in the transcript as the person's message `entry`, which names the context it carried). */
+  run(text: string, entry?: string): Promise<void>;
   busy(): boolean;
   selectModel(): Promise<void>;
   setApiKey(): Promise<unknown>;
@@ -18,7 +18,7 @@ export interface PanelSetupHooks {
 
 export class PanelSetup {
   /** Messages waiting for a model, each with its notice. */
-  private held: { text: string; notice: string }[] = [];
+  private held: { text: string; notice: string; entry?: string }[] = [];
   private releasing = false;
 
   constructor(
@@ -27,14 +27,14 @@ export class PanelSetup {
   ) {}
 
   /** `text` cannot be sent yet (`problem`): it waits, and the notice says so and offers the way on. */
-  hold(text: string, problem: { problem: string; key?: boolean }): void {
+  hold(text: string, problem: { problem: string; key?: boolean }, entry?: string): void {
     const notice = this.transcript.append({
       kind: 'notice',
       level: 'warning',
       text: `${problem.problem} Your message waits here: it is sent once a model is ${problem.key ? 'ready' : 'chosen'}.`,
       actions: problem.key ? ['setApiKey', 'selectModel'] : ['selectModel'],
     });
-    this.held.push({ text, notice });
+    this.held.push({ text, notice, ...(entry ? { entry } : {}) });
   }
 
   /** Whether a message waits for a model. */
@@ -56,7 +56,7 @@ export class PanelSetup {
       const waiting = this.held;
       this.held = [];
       for (const { notice } of waiting) this.transcript.remove(notice);
-      for (const { text } of waiting) await this.hooks.run(text);
+      for (const { text, entry } of waiting) await this.hooks.run(text, entry);
     } finally {
       this.releasing = false;
     }
@@ -83,6 +83,6 @@ export class PanelSetup {
       .find((e) => e.kind === 'user');
     if (this.hooks.busy() || message?.kind !== 'user' || after.some((e) => e.kind === 'user')) return;
     this.transcript.remove(entryId);
-    await this.hooks.run(message.text);
+    await this.hooks.run(message.text, message.id);
   }
 }

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { AppendMessage, DeltaMessage, MAX_MESSAGE_CHARS, NoticeAction, RemoveMessage, ToolMessage, TranscriptEntry, TranscriptUpdate } from './transcript';
 import { ApprovalCard, Grant } from './approvalCard';
+import { ContextChip, EditorChip, FileMatch, MAX_CHIPS } from './contextChips';
 import { AGENT_NAME, AgentInfo, LocalServerInfo, McpServerInfo, MemoryInfo, Meter, Mode, ModelStatus, QuestionRequest, SkillInfo, TODO_STATUSES, TodoItem } from './panelState';
 
 const id = z.string().min(1).max(100);
@@ -13,6 +14,7 @@ const id = z.string().min(1).max(100);
 export * from './transcript';
 export * from './approvalCard';
 export * from './panelState';
+export * from './contextChips';
 
 /** Host -> webview. */
 export const HostMessage = z.discriminatedUnion('type', [
@@ -65,6 +67,12 @@ export const HostMessage = z.discriminatedUnion('type', [
     maxTools: z.number().int().min(1),
   }),
   RemoveMessage,
+  /** The chips waiting for the next message (added by an editor command or the `@` picker), as the host keeps them. */
+  z.object({ type: z.literal('context'), chips: z.array(ContextChip).max(MAX_CHIPS) }),
+  /** The active editor's file (or its selection) that rides along unless removed; null: none to offer. */
+  z.object({ type: z.literal('activeEditor'), chip: EditorChip.nullable() }),
+  /** The `@` picker's entries for `query`: workspace files and folders, best first. */
+  z.object({ type: z.literal('fileMatches'), query: z.string().max(200), matches: z.array(FileMatch).max(100) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -72,7 +80,8 @@ export type HostMessage = z.infer<typeof HostMessage>;
 export const WebviewMessage = z.discriminatedUnion('type', [
   /** The app mounted; `composer` says the composer rendered (checked by the in-host tests). */
   z.object({ type: z.literal('ready'), composer: z.boolean() }),
-  z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS) }),
+  /** `chips`: the context it carries (the host resolves and reads each itself). */
+  z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS), chips: z.array(ContextChip).max(MAX_CHIPS).optional() }),
   z.object({ type: z.literal('stop') }),
   /** An answer on an approval card; the host ignores an id that is not pending. */
   z.object({ type: z.literal('answer'), id, answer: z.enum(['once', 'session', 'always', 'deny']), message: z.string().max(4000).optional() }),
@@ -121,6 +130,11 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('noticeAction'), entryId: id, action: NoticeAction }),
   /** The model chip: choose another model (the same choices as Select Model). */
   z.object({ type: z.literal('selectModel') }),
+  /** A chip picked with `@`, or one removed (×), for the next message. */
+  z.object({ type: z.literal('addContext'), chip: ContextChip }),
+  z.object({ type: z.literal('removeContext'), id }),
+  /** The `@` picker asks for the workspace's files and folders matching what was typed. */
+  z.object({ type: z.literal('findFiles'), query: z.string().max(200) }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

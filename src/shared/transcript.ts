@@ -1,6 +1,7 @@
 // The transcript as host and webview share it: its entries (messages, tool cards, skill
 // chips, notices) and how it grows (an entry appended, text streamed in, a card updated).
 import * as z from 'zod';
+import { MAX_CHIPS, SentChip } from './contextChips';
 
 const id = z.string().min(1).max(100);
 
@@ -20,7 +21,8 @@ export type NoticeAction = z.infer<typeof NoticeAction>;
 const ToolStatus = z.enum(['waiting', 'running', 'ok', 'error']);
 
 export const TranscriptEntry = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), id, text: z.string().max(MAX_MESSAGE_CHARS) }),
+  /** `context`: the chips it carried (context from the editor), shown under it. */
+  z.object({ kind: z.literal('user'), id, text: z.string().max(MAX_MESSAGE_CHARS), context: z.array(SentChip).max(MAX_CHIPS).optional() }),
   /** Something Peon tells the user about itself (never model output). */
   z.object({ kind: z.literal('notice'), id, level: z.enum(['info', 'warning', 'error']), text: z.string().max(4000), actions: z.array(NoticeAction).max(NOTICE_ACTIONS.length).optional() }),
   /** The model's text, grown by `delta` messages while it streams; shown as text, never as HTML. */

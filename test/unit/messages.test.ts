@@ -21,12 +21,17 @@ describe('webview -> host messages are validated', () => {
     [{ type: 'openFile', path: 'src/index.js', line: 12 }],
     [{ type: 'noticeAction', entryId: 'e4', action: 'retry' }],
     [{ type: 'selectModel' }],
+    [{ type: 'send', text: 'what does this do?', chips: [{ kind: 'selection', id: 'c1', path: 'index.js', startLine: 3, endLine: 7 }, { kind: 'editor', id: 'editor', path: 'index.js', startLine: 1, endLine: 40, selected: false }] }],
+    [{ type: 'addContext', chip: { kind: 'folder', id: 'c2', path: 'src/' } }],
+    [{ type: 'addContext', chip: { kind: 'problems', id: 'c3', path: 'broken.json', startLine: 2, endLine: 2 } }],
+    [{ type: 'removeContext', id: 'c2' }],
+    [{ type: 'findFiles', query: 'ind' }],
   ])('accepts %j', (raw) => {
     expect(parseWebviewMessage(raw)).toEqual({ ok: true, message: raw });
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' \| 'noticeAction' \| 'selectModel' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' \| 'noticeAction' \| 'selectModel' \| 'addContext' \| 'removeContext' \| 'findFiles' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -40,6 +45,11 @@ describe('webview -> host messages are validated', () => {
     ['an MCP server without a name', { type: 'mcpServer', name: '', action: 'restart' }, /at name/],
     ['a file line of 0', { type: 'openFile', path: 'a.js', line: 0 }, /at line/],
     ['a file without a path', { type: 'openFile', path: '' }, /at path/],
+    ['a chip of an unknown kind', { type: 'addContext', chip: { kind: 'terminal', id: 'c1', path: 'x' } }, /at chip\.kind/],
+    ['a selection chip without its lines', { type: 'addContext', chip: { kind: 'selection', id: 'c1', path: 'index.js' } }, /at chip\.startLine/],
+    ['a chip line of 0', { type: 'send', text: 'x', chips: [{ kind: 'selection', id: 'c1', path: 'a.js', startLine: 0, endLine: 2 }] }, /at chips\.0\.startLine/],
+    ['more chips than a message carries', { type: 'send', text: 'x', chips: Array.from({ length: 21 }, (_, i) => ({ kind: 'file', id: `c${i}`, path: 'a.js' })) }, /at chips/],
+    ['a picker query past its bound', { type: 'findFiles', query: 'x'.repeat(201) }, /at query/],
     ['an MCP tool toggle as a string', { type: 'mcpTool', name: 'everything__echo', enabled: 'false' }, /expected boolean.*at enabled/],
     ['a notice action outside the set', { type: 'noticeAction', entryId: 'e4', action: 'runCommand' }, /at action/],
     ['a notice action without its notice', { type: 'noticeAction', entryId: '', action: 'retry' }, /at entryId/],
@@ -155,6 +165,9 @@ test('dispatch calls the handler of the message type, and only it', () => {
     openFile: () => seen.push('openFile'),
     noticeAction: () => seen.push('noticeAction'),
     selectModel: () => seen.push('selectModel'),
+    addContext: () => seen.push('addContext'),
+    removeContext: () => seen.push('removeContext'),
+    findFiles: () => seen.push('findFiles'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
   dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });

@@ -99,6 +99,12 @@ export interface TurnOptions {
    * would otherwise be lost).
    */
   readonly settle?: boolean;
+  /**
+   * Context the person attached to the prompt (the panel's chips: files, selections,
+   * problems), as data: it follows the prompt in the same message, and is never read
+   * for `/skill-name` or to rank skills.
+   */
+  readonly attached?: string;
 }
 
 export interface ConversationSetup {
@@ -504,7 +510,7 @@ export class Conversation {
           ...withPrice(settings, client),
         });
       let steps = options.maxSteps ?? 50;
-      let result = await run(expanded.text, steps);
+      let result = await run(options.attached ? `${expanded.text}\n\n${options.attached}` : expanded.text, steps);
       steps -= result.steps;
       while (options.settle && result.reason === 'end_turn' && this.subagents.hasOpen(name) && steps > 0) {
         await this.subagents.settled(name, signal);

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { workspaceFile } from '../../../src/extension/workspaceFile';
+import { workspaceFile, workspaceFolder, workspaceRelative } from '../../../src/extension/workspaceFile';
 import { tempDir, writeFiles } from '../tools/toolTestContext';
 
 test('a relative name, a folder-qualified name and an absolute path inside the workspace are files of it', () => {
@@ -30,4 +30,23 @@ test('outside, through a link that leads out, a folder, a missing file or a NUL:
   expect(workspaceFile('missing.txt', folders)).toBeUndefined();
   expect(workspaceFile('dir/a.txt\0', folders)).toBeUndefined();
   expect(workspaceFile('dir/a.txt', [])).toBeUndefined();
+});
+
+test('a folder of the workspace (a workspace folder itself too) and how the panel names a path', () => {
+  const a = fs.realpathSync(tempDir('peon-open-a-'));
+  const b = fs.realpathSync(tempDir('peon-open-b-'));
+  writeFiles(a, { 'src/index.js': 'x' });
+  writeFiles(b, { 'lib/util.js': 'u' });
+  const one = [{ name: 'app', root: a }];
+  expect(workspaceFolder('src/', one)).toBe(path.join(a, 'src'));
+  expect(workspaceFolder('.', one)).toBe(a);
+  expect(workspaceFolder('src/index.js', one)).toBeUndefined();
+  expect(workspaceFolder('..', one)).toBeUndefined();
+  expect(workspaceRelative(path.join(a, 'src/index.js'), one)).toBe('src/index.js');
+  expect(workspaceRelative(a, one)).toBe('.');
+  const two = [{ name: 'app', root: a }, { name: 'shared', root: b }];
+  expect(workspaceFolder('shared', two)).toBe(b);
+  expect(workspaceFolder('shared/lib/', two)).toBe(path.join(b, 'lib'));
+  expect(workspaceRelative(path.join(b, 'lib/util.js'), two)).toBe('shared/lib/util.js');
+  expect(workspaceRelative(path.dirname(a), two)).toBeUndefined();
 });
