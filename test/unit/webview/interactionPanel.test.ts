@@ -251,8 +251,8 @@ describe('the todo list', () => {
     expect(await item('Add tests').locator('.todo-deps').textContent()).toBe('after todo-1, todo-2');
     expect(await item('Old idea').locator('.todo-badge').allTextContents()).toEqual(['cancelled']);
     expect(await list.getByRole('alert').textContent()).toContain('did not parse');
-    // It sits right above the composer.
-    expect(await view.page.locator('main.chat > .todos + .composer').count()).toBe(1);
+    // It sits right above the composer (the model's row between them).
+    expect(await view.page.locator('main.chat > .todos + .model-row + .composer').count()).toBe(1);
     // Collapsible.
     await list.getByRole('button', { name: 'Todos · 2 open' }).click();
     expect(await list.getByRole('listitem').count()).toBe(0);
