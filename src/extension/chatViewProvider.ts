@@ -25,6 +25,7 @@ import { readSettings } from './settings';
 import { Transcript } from './transcript';
 import { renderWebviewHtml } from './webviewHtml';
 import { openWorkspaceFile } from './openFile';
+import { copyText, insertAtCursor } from './codeBlockActions';
 
 
 /** What the webview reported when it mounted (the in-host tests await this). */
@@ -395,6 +396,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         mcpServer: (message) => void this.mcp.server(message.name, message.action),
         mcpTool: (message) => void this.mcp.tool(message.name, message.enabled),
         openFile: (message) => void openWorkspaceFile(message.path, message.line, (text) => this.log.warn(text)),
+        copyText: (message) => void copyText(message.text),
+        insertAtCursor: (message) => void insertAtCursor(message.text),
       },
       parsed.message,
     );

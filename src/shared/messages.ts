@@ -114,6 +114,10 @@ export const WebviewMessage = z.discriminatedUnion('type', [
     z.object({ type: z.literal('setup'), choice: z.enum(['anthropic', 'openai']) }),
     z.object({ type: z.literal('setup'), choice: z.enum(['local', 'vscode-lm']), model: z.string().min(1).max(200) }),
   ]),
+  /** Copy on a code block: the host puts the text on the clipboard (a webview's own clipboard access varies by host). */
+  z.object({ type: z.literal('copyText'), text: z.string().min(1).max(2_000_000) }),
+  /** Insert at Cursor on a code block: the host inserts it into the active text editor, or says there is none. */
+  z.object({ type: z.literal('insertAtCursor'), text: z.string().min(1).max(2_000_000) }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

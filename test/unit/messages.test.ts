@@ -19,12 +19,14 @@ describe('webview -> host messages are validated', () => {
     [{ type: 'mcpServer', name: 'everything', action: 'approve' }],
     [{ type: 'mcpTool', name: 'everything__echo', enabled: false }],
     [{ type: 'openFile', path: 'src/index.js', line: 12 }],
+    [{ type: 'copyText', text: 'npm test\n' }],
+    [{ type: 'insertAtCursor', text: 'const x = 1;' }],
   ])('accepts %j', (raw) => {
     expect(parseWebviewMessage(raw)).toEqual({ ok: true, message: raw });
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' \| 'copyText' \| 'insertAtCursor' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -38,6 +40,8 @@ describe('webview -> host messages are validated', () => {
     ['an MCP server without a name', { type: 'mcpServer', name: '', action: 'restart' }, /at name/],
     ['a file line of 0', { type: 'openFile', path: 'a.js', line: 0 }, /at line/],
     ['a file without a path', { type: 'openFile', path: '' }, /at path/],
+    ['nothing to insert', { type: 'insertAtCursor', text: '' }, /at text/],
+    ['a copy of something else than text', { type: 'copyText', text: { code: 'x' } }, /expected string.*at text/],
     ['an MCP tool toggle as a string', { type: 'mcpTool', name: 'everything__echo', enabled: 'false' }, /expected boolean.*at enabled/],
   ])('rejects %s', (_what, raw, error) => {
     const parsed = parseWebviewMessage(raw);
@@ -138,6 +142,8 @@ test('dispatch calls the handler of the message type, and only it', () => {
     mcpServer: () => seen.push('mcpServer'),
     mcpTool: () => seen.push('mcpTool'),
     openFile: () => seen.push('openFile'),
+    copyText: () => seen.push('copyText'),
+    insertAtCursor: () => seen.push('insertAtCursor'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
   dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });
