@@ -4,7 +4,7 @@
 // is a data-exfiltration channel: its URL can carry whatever the model read); a link
 // becomes a link only when it is http(s) or mailto, everything else (`javascript:`,
 // `command:`, `vscode:`, `data:`, relative) stays inert text.
-import { Lexer, type Token, type TokensList } from 'marked';
+import { Lexer, type Token, type Tokens, type TokensList } from 'marked';
 
 const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 
@@ -42,3 +42,22 @@ export function lexMarkdown(text: string): Token[] {
 
 /** Heading levels the model may ask for, clamped to h3–h6 so a reply never out-shouts the panel. */
 export const headingTag = (depth: number): string => `h${Math.min(6, Math.max(3, depth + 2))}`;
+
+/**
+ * Whether a code block is complete: its closing fence has arrived (an indented block has
+ * none). While the model streams, an open fence runs to the end of the text; its block is
+ * coloured once, when it closes, not on every batch of tokens.
+ */
+export function codeClosed(token: Tokens.Code): boolean {
+  const fence = /^ {0,3}(`{3,}|~{3,})/.exec(token.raw)?.[1];
+  if (!fence || token.codeBlockStyle === 'indented') return true;
+  const lines = token.raw.replace(/\n+$/, '').split('\n');
+  const last = lines.length > 1 ? (lines.at(-1) ?? '').trim() : '';
+  return last.length >= fence.length && last === fence.charAt(0).repeat(last.length);
+}
+
+/** Digits in the widest number of an ordered list (1 for 1–9, 2 for 10–99, …): the room its markers need. */
+export function listDigits(list: Tokens.List): number {
+  const start = list.start === '' ? 1 : Number(list.start);
+  return Math.min(4, String(Math.max(1, start + list.items.length - 1)).length);
+}
