@@ -31,9 +31,9 @@ export function wholeFileRef(text: string): FileRef | undefined {
   return m?.[1] ? refOf(text.trim(), m[1], m[2], m[3]) : undefined;
 }
 
-/** `text` split into plain pieces and the file names in it that have a folder or a line. */
-export function fileRefsIn(text: string): (string | FileRef)[] {
-  if (!text.includes('.')) return [text];
+/** `text` split into plain pieces and the file names in it that have a folder or a line; undefined when it names none. */
+export function fileRefsIn(text: string): (string | FileRef)[] | undefined {
+  if (!text.includes('.')) return undefined;
   const pieces: (string | FileRef)[] = [];
   let at = 0;
   for (const m of text.matchAll(IN_TEXT)) {
@@ -43,7 +43,7 @@ export function fileRefsIn(text: string): (string | FileRef)[] {
     pieces.push(refOf(whole, path, line, anchor));
     at = m.index + whole.length;
   }
-  if (at === 0) return [text];
+  if (at === 0) return undefined;
   if (at < text.length) pieces.push(text.slice(at));
   return pieces;
 }

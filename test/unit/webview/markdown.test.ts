@@ -96,6 +96,18 @@ describe('ordered lists', () => {
 });
 
 describe('file names in answers', () => {
+  test('become file tokens when lexed: in text, a code span, a relative link; not in a link\'s text or a web link', () => {
+    const [para] = lexMarkdown('In src/a.ts:3 and `lib/b.js`, [the c](c/d.md#L2); [see e/f.js](https://example.com/e/f.js).') as { tokens: { type: string; file?: unknown; tokens?: { type: string }[] }[] }[];
+    expect(para!.tokens.map((t) => t.type)).toEqual(['text', 'file', 'text', 'file', 'text', 'file', 'text', 'link', 'text']);
+    expect(para!.tokens.filter((t) => t.type === 'file').map((t) => [t.file, t.tokens!.map((c) => c.type)])).toEqual([
+      [{ path: 'src/a.ts', line: 3, text: 'src/a.ts:3' }, ['text']],
+      [{ path: 'lib/b.js', text: 'lib/b.js' }, ['codespan']],
+      [{ path: 'c/d.md', line: 2, text: 'c/d.md#L2' }, ['text']],
+    ]);
+    const list = lexMarkdown('- see x/y.ts:1\n- | no |')[0] as unknown as { items: { tokens: { tokens: { type: string }[] }[] }[] };
+    expect(list.items[0]!.tokens[0]!.tokens.map((t) => t.type)).toEqual(['text', 'file']);
+  });
+
   test.each([
     ['src/app.ts:42', { path: 'src/app.ts', line: 42 }],
     ['src/app.ts:42:7', { path: 'src/app.ts', line: 42 }],
@@ -130,7 +142,7 @@ describe('file names in answers', () => {
       '. Not Node.js, e.g. or 1.5.',
     ]);
     // Inside a URL nothing is a name (a bare host/path is only a guess: the host looks it up).
-    expect(fileRefsIn('open https://example.com/a/b.js now')).toEqual(['open https://example.com/a/b.js now']);
-    expect(fileRefsIn('no names here')).toEqual(['no names here']);
+    expect(fileRefsIn('open https://example.com/a/b.js now')).toBeUndefined();
+    expect(fileRefsIn('no names here, Node.js or e.g. not')).toBeUndefined();
   });
 });
