@@ -1,5 +1,6 @@
 // Builds the three outputs into dist/: the extension (cjs, `vscode` external), the
-// `peon` CLI (cjs with a shebang) and the Svelte webview (iife + css).
+// `peon` CLI (cjs with a shebang) and the Svelte webview (iife + css, and the code-block
+// highlighter as an iife of its own that the webview loads on first need).
 // Flags: --watch rebuilds on change; --production minifies and drops sourcemaps.
 import { chmod, copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -37,7 +38,8 @@ const builds = [
   },
   {
     ...common,
-    entryPoints: { main: 'webview/main.ts' },
+    // highlight.js: webview/markdown/highlighter.ts adds it, with the page's nonce, when a code block first needs it.
+    entryPoints: { main: 'webview/main.ts', highlight: 'webview/markdown/highlight/highlight.ts' },
     outdir: 'dist/webview',
     platform: 'browser',
     target: 'es2022',

@@ -16,7 +16,16 @@ export function conversation(count) {
   });
 }
 
-/** `count` tokens as a model streams them: words, a paragraph break now and then, some emphasis and code. */
+/**
+ * `count` tokens as a model streams them: words, a paragraph break now and then, some
+ * emphasis and inline code, and a fenced TypeScript block every 400 tokens (opened, 30
+ * tokens of code, closed: the highlighter colours it once, when it closes).
+ */
 export function tokens(count) {
-  return Array.from({ length: count }, (_, i) => (i % 200 === 199 ? '\n\n' : i % 50 === 0 ? ' **bold**' : i % 70 === 0 ? ' `code`' : ` word${i % 1000}`));
+  return Array.from({ length: count }, (_, i) => {
+    if (i % 400 === 150) return '\n\n```ts\nconst';
+    if (i % 400 === 180) return '\n```\n\n';
+    if (i % 400 > 150 && i % 400 < 180) return i % 10 === 0 ? ';\nconst' : ` word${i % 1000}`;
+    return i % 200 === 199 ? '\n\n' : i % 50 === 0 ? ' **bold**' : i % 70 === 0 ? ' `code`' : ` word${i % 1000}`;
+  });
 }

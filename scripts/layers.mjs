@@ -23,7 +23,7 @@ export const LAYERS = [
   { name: 'tools', dir: 'src/core/tools', noVscode: true, noNode: false, mayNotReach: ['src/core/permissions', 'src/core/conversation'] },
   // A face supplies hooks; the conversation is wired in src/core/conversation only.
   { name: 'extension', dir: 'src/extension', noVscode: false, noNode: false, mayNotReach: FACE_MAY_NOT_REACH },
-  { name: 'webview', dir: 'webview', noVscode: true, noNode: true, mayNotReach: ['src/core', 'src/extension', 'src/cli'], packages: ['svelte', 'zod', 'marked'] },
+  { name: 'webview', dir: 'webview', noVscode: true, noNode: true, mayNotReach: ['src/core', 'src/extension', 'src/cli'], packages: ['svelte', 'zod', 'marked', '@codemirror/legacy-modes', '@codemirror/streamparser'] },
 ];
 
 const packageName = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');

@@ -29,6 +29,7 @@ import { openWorkspaceFile } from './openFile';
 import { ChatContext } from './chatContext';
 import type { EditorChat } from './editorContext';
 import type { ContextChip } from '../shared/contextChips';
+import { copyText, insertAtCursor } from './codeBlockActions';
 
 
 /** What the webview reported when it mounted (the in-host tests await this). */
@@ -455,6 +456,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         addContext: (message) => this.context.add([message.chip]),
         removeContext: (message) => this.context.remove(message.id),
         findFiles: (message) => void this.context.find(message.query),
+        copyText: (message) => void copyText(message.text),
+        insertAtCursor: (message) => void insertAtCursor(message.text),
       },
       parsed.message,
     );

@@ -11,8 +11,10 @@ export interface WebviewAssets {
 
 /**
  * The Content-Security-Policy of DESIGN.md §7: nothing by default, scripts only by
- * nonce, styles and fonts only from the extension, images from the extension or
- * `data:` — never remote, since a markdown image is a way to leak data.
+ * nonce (the bundle, and the code-block highlighter it adds with the same nonce on
+ * first need: webview/markdown/highlighter.ts), styles and fonts only from the
+ * extension, images from the extension or `data:` — never remote, since a markdown
+ * image is a way to leak data.
  */
 export function contentSecurityPolicy({ cspSource, nonce }: Pick<WebviewAssets, 'cspSource' | 'nonce'>): string {
   return [

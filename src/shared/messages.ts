@@ -135,6 +135,10 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('removeContext'), id }),
   /** The `@` picker asks for the workspace's files and folders matching what was typed. */
   z.object({ type: z.literal('findFiles'), query: z.string().max(200) }),
+  /** Copy on a code block: the host puts the text on the clipboard (a webview's own clipboard access varies by host). */
+  z.object({ type: z.literal('copyText'), text: z.string().min(1).max(2_000_000) }),
+  /** Insert at Cursor on a code block: the host inserts it into the active text editor, or says there is none. */
+  z.object({ type: z.literal('insertAtCursor'), text: z.string().min(1).max(2_000_000) }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

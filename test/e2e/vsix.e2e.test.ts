@@ -44,6 +44,7 @@ test('the VSIX holds only what runs', () => {
       'extension/dist/runtime.js',
       'extension/dist/markdownWorker.js',
       'extension/dist/webview/main.css',
+      'extension/dist/webview/highlight.js',
       'extension/dist/webview/main.js',
       'extension/dist/wasm/tree-sitter-bash.wasm',
       'extension/dist/wasm/tree-sitter.wasm',

@@ -21,14 +21,18 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
-/** `install`: VSIX files put beside Peon; `enableProposedApi` and `env` go to the server (test fixtures only). */
+/**
+ * `install`: VSIX files put beside Peon; `enableProposedApi` and `env` go to the server (test fixtures only).
+ * `showScrollbars`: Chromium draws scrollbars, as VS Code does (headless hides them by default).
+ */
 export interface WorkbenchOptions {
   readonly install?: string[];
   readonly enableProposedApi?: string[];
   readonly env?: Record<string, string>;
+  readonly showScrollbars?: boolean;
 }
 
-export async function openPeonWorkbench(files: Record<string, string> = {}, userSettings: Record<string, unknown> = {}, options: WorkbenchOptions = {}): Promise<Workbench> {
+export async function openPeonWorkbench(files: Record<string, string> = {}, userSettings: Record<string, unknown> = {}, { showScrollbars, ...options }: WorkbenchOptions = {}): Promise<Workbench> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-e2e-'));
   const workspace = path.join(scratch, 'workspace');
   for (const [name, content] of Object.entries(files)) {
@@ -39,7 +43,7 @@ export async function openPeonWorkbench(files: Record<string, string> = {}, user
   const server = await startCodeServer({ workspace, userSettings, ...options });
   let browser: Browser | undefined;
   try {
-    browser = await launchBrowser();
+    browser = await launchBrowser({ showScrollbars });
     const page = await openWorkbench(
       browser,
       server.workbenchUrl(workspace, [['extensionDevelopmentPath', server.remoteUri(repoRoot)]]),
@@ -101,4 +105,25 @@ export async function pickColorTheme(page: Page, theme: string): Promise<void> {
   await input.fill(theme);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: new RegExp(`^${theme}`) }).first().waitFor();
   await input.press('Enter');
+}
+
+/** Drags the side bar's edge until the side bar is `width` px wide (the walkthrough's 300 and 200 px). */
+export async function setSideBarWidth(page: Page, width: number): Promise<void> {
+  const sidebar = page.locator('.part.sidebar');
+  const sidebarWidth = async () => (await sidebar.boundingBox())?.width ?? 0;
+  for (let attempt = 0; attempt < 3 && Math.abs((await sidebarWidth()) - width) > 1; attempt++) {
+    const edge = await sidebar.evaluate((bar) => {
+      const right = bar.getBoundingClientRect().right;
+      const sashes = Array.from(bar.ownerDocument.querySelectorAll('.monaco-sash.vertical'), (s: { getBoundingClientRect(): { left: number; width: number; top: number; height: number } }) => s.getBoundingClientRect());
+      const sash = sashes.find((r) => r.height > 100 && Math.abs(r.left + r.width / 2 - right) <= 4);
+      return sash ? { x: sash.left + sash.width / 2, y: sash.top + sash.height / 2 } : undefined;
+    });
+    if (!edge) throw new Error('The side bar has no sash to drag');
+    await page.mouse.move(edge.x, edge.y);
+    await page.mouse.down();
+    await page.mouse.move(edge.x + (width - (await sidebarWidth())), edge.y, { steps: 8 });
+    await page.mouse.up();
+  }
+  const reached = await sidebarWidth();
+  if (Math.abs(reached - width) > 1) throw new Error(`The side bar is ${reached} px wide, not ${width}`);
 }

@@ -26,12 +26,14 @@ describe('webview -> host messages are validated', () => {
     [{ type: 'addContext', chip: { kind: 'problems', id: 'c3', path: 'broken.json', startLine: 2, endLine: 2 } }],
     [{ type: 'removeContext', id: 'c2' }],
     [{ type: 'findFiles', query: 'ind' }],
+    [{ type: 'copyText', text: 'npm test\n' }],
+    [{ type: 'insertAtCursor', text: 'const x = 1;' }],
   ])('accepts %j', (raw) => {
     expect(parseWebviewMessage(raw)).toEqual({ ok: true, message: raw });
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' \| 'noticeAction' \| 'selectModel' \| 'addContext' \| 'removeContext' \| 'findFiles' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' \| 'noticeAction' \| 'selectModel' \| 'addContext' \| 'removeContext' \| 'findFiles' \| 'copyText' \| 'insertAtCursor' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -50,6 +52,8 @@ describe('webview -> host messages are validated', () => {
     ['a chip line of 0', { type: 'send', text: 'x', chips: [{ kind: 'selection', id: 'c1', path: 'a.js', startLine: 0, endLine: 2 }] }, /at chips\.0\.startLine/],
     ['more chips than a message carries', { type: 'send', text: 'x', chips: Array.from({ length: 21 }, (_, i) => ({ kind: 'file', id: `c${i}`, path: 'a.js' })) }, /at chips/],
     ['a picker query past its bound', { type: 'findFiles', query: 'x'.repeat(201) }, /at query/],
+    ['nothing to insert', { type: 'insertAtCursor', text: '' }, /at text/],
+    ['a copy of something else than text', { type: 'copyText', text: { code: 'x' } }, /expected string.*at text/],
     ['an MCP tool toggle as a string', { type: 'mcpTool', name: 'everything__echo', enabled: 'false' }, /expected boolean.*at enabled/],
     ['a notice action outside the set', { type: 'noticeAction', entryId: 'e4', action: 'runCommand' }, /at action/],
     ['a notice action without its notice', { type: 'noticeAction', entryId: '', action: 'retry' }, /at entryId/],
@@ -168,6 +172,8 @@ test('dispatch calls the handler of the message type, and only it', () => {
     addContext: () => seen.push('addContext'),
     removeContext: () => seen.push('removeContext'),
     findFiles: () => seen.push('findFiles'),
+    copyText: () => seen.push('copyText'),
+    insertAtCursor: () => seen.push('insertAtCursor'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
   dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });

@@ -4,13 +4,15 @@ import { chromium } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.PEON_CHROMIUM ?? '/usr/bin/chromium';
 
-export async function launchBrowser() {
+/** `showScrollbars`: draw scrollbars as VS Code does (headless Chromium hides them unless told). */
+export async function launchBrowser({ showScrollbars = false } = {}) {
   if (!fs.existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium package (npm run provision does it as root).`);
   }
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
+    ...(showScrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}),
     args: [
       '--no-sandbox',
       '--disable-gpu',

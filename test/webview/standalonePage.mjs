@@ -26,9 +26,12 @@ window.acquireVsCodeApi = () => ({
   setState: () => {},
 });`;
 
+/** The bundle files the page may load: the two the HTML names, and the highlighter it adds on first need. */
+const BUNDLES = { [`${ORIGIN}/main.js`]: 'main.js', [`${ORIGIN}/main.css`]: 'main.css', [`${ORIGIN}/highlight.js`]: 'highlight.js' };
+
 /**
  * Opens the webview in a new page of `browser`. Every request the page makes is
- * recorded in `requests`; only the two bundle files are answered, everything else
+ * recorded in `requests`; only the bundle files are answered, everything else
  * is aborted (and stays in the record, so a test can assert there was none).
  */
 export async function openStandaloneWebview(browser, { width = 420, height = 800, init } = {}) {
@@ -44,7 +47,7 @@ export async function openStandaloneWebview(browser, { width = 420, height = 800
   await page.route('**/*', (route) => {
     const url = route.request().url();
     requests.push(url);
-    const file = { [`${ORIGIN}/`]: null, [`${ORIGIN}/main.js`]: 'main.js', [`${ORIGIN}/main.css`]: 'main.css' }[url];
+    const file = BUNDLES[url];
     if (url === `${ORIGIN}/`) return route.fulfill({ contentType: 'text/html', body: html });
     if (file) return route.fulfill({ contentType: file.endsWith('.js') ? 'text/javascript' : 'text/css', body: fs.readFileSync(path.join(repoRoot, 'dist', 'webview', file)) });
     return route.abort();
@@ -53,8 +56,10 @@ export async function openStandaloneWebview(browser, { width = 420, height = 800
   await page.waitForFunction(() => window.__peonPosted.some((m) => m.type === 'ready'));
   return {
     page,
-    /** Every URL requested after the page and its two bundle files. */
-    extraRequests: () => requests.filter((url) => ![`${ORIGIN}/`, `${ORIGIN}/main.js`, `${ORIGIN}/main.css`].includes(url)),
+    /** Every URL requested besides the page and its bundle files. */
+    extraRequests: () => requests.filter((url) => url !== `${ORIGIN}/` && !(url in BUNDLES)),
+    /** The bundle files requested, by name, in order (main.js, main.css, then highlight.js when a code block needed it). */
+    bundleRequests: () => requests.filter((url) => url in BUNDLES).map((url) => BUNDLES[url]),
     violations,
     /** Starts counting DOM mutations under `selector`; `mutations()` reads the count. */
     countMutations: (selector) =>

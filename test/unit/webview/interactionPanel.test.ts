@@ -322,7 +322,8 @@ describe('plan mode', () => {
     expect(await touch.locator('dt').allTextContents()).toEqual(['Files', 'Commands']);
     expect(await touch.locator('dd').nth(0).locator('code').allTextContents()).toEqual(['src/parser/**', 'test/parser/*.test.ts']);
     expect(await touch.locator('dd').nth(1).locator('code').allTextContents()).toEqual(['npm test', 'npx tsc *']);
-    expect(await card.getByRole('button').allTextContents()).toEqual(['Approve', "Approve with the plan's grants", 'Keep planning']);
+    // The plan's code block has its own Copy and Insert at Cursor; then the card's answers.
+    expect(await card.getByRole('button').allTextContents()).toEqual(['Copy', 'Insert at Cursor', 'Approve', "Approve with the plan's grants", 'Keep planning']);
     expect(await card.getByRole('button', { name: "Approve with the plan's grants" }).getAttribute('title')).toBe('Approve, and allow for the rest of this task: Files: src/parser/**, test/parser/*.test.ts · Commands: npm test, npx tsc *');
     // A long plan scrolls inside its box.
     expect(await body.evaluate((el) => getComputedStyle(el).overflowY)).toBe('auto');
