@@ -44,6 +44,24 @@ describe('peon run', () => {
     expect(events.at(-1)).toMatchObject({ type: 'final', reason: 'end_turn', text: 'The notes are all n.' });
   });
 
+  test('--json: each step\'s changed files are in its tool_result event (a command\'s, found by the checkpoint; a write\'s own)', async () => {
+    const [, flags] = protocols()[1]!;
+    const root = makeWorkspace({ 'keep.txt': 'keep\n', 'old.txt': 'old\n' });
+    server.script(
+      { toolCalls: [{ id: 'b1', name: 'bash', arguments: JSON.stringify({ command: 'echo made > made.txt; rm old.txt; echo more >> keep.txt' }) }] },
+      { toolCalls: [{ id: 'w1', name: 'write', arguments: JSON.stringify({ path: 'written.txt', content: 'w\n' }) }] },
+      { text: 'Done.' },
+    );
+    const r = await peonRun(['--workspace', root, ...flags, '--model', 'm', '--approve', 'all', '--json', 'Change', 'files']);
+    expect(r.code).toBe(0);
+    const results = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; outcome?: { tool: string; changes?: { step: string; files: { path: string; kind: string }[] } } }).filter((e) => e.type === 'tool_result');
+    expect(results.map((e) => [e.outcome?.tool, e.outcome?.changes?.files.map((f) => `${f.kind} ${f.path}`)])).toEqual([
+      ['bash', ['modified keep.txt', 'created made.txt', 'deleted old.txt']],
+      ['write', ['created written.txt']],
+    ]);
+    expect(results[0]!.outcome!.changes!.step).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   test.each([0, 1])('with peon.model.price, usage events carry the cost of the tokens the server reported (%s)', async (i) => {
     const [name, flags] = protocols()[i]!;
     const root = makeWorkspace({ 'a.txt': 'alpha\n' });
