@@ -4,7 +4,7 @@
 // schemas live by topic (transcript.ts, approvalCard.ts, panelState.ts); this file
 // joins them into the two directions' unions.
 import * as z from 'zod';
-import { AppendMessage, DeltaMessage, MAX_MESSAGE_CHARS, ToolMessage, TranscriptEntry, TranscriptUpdate } from './transcript';
+import { AppendMessage, DeltaMessage, MAX_MESSAGE_CHARS, RetryMessage, ToolMessage, TranscriptEntry, TranscriptUpdate } from './transcript';
 import { ApprovalCard, Grant } from './approvalCard';
 import { AGENT_NAME, AgentInfo, McpServerInfo, MemoryInfo, Meter, Mode, ModelStatus, QuestionRequest, SkillInfo, TODO_STATUSES, TodoItem } from './panelState';
 
@@ -64,6 +64,7 @@ export const HostMessage = z.discriminatedUnion('type', [
     enabledTools: z.number().int().min(0),
     maxTools: z.number().int().min(1),
   }),
+  RetryMessage,
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 

@@ -8,6 +8,10 @@ import { loadTs } from '../../scripts/loadTs.mjs';
 import { repoRoot } from '../../scripts/paths.mjs';
 
 const ORIGIN = 'https://peon-webview.test';
+/** What dist/webview serves, by file name: its content type. */
+const BUNDLE = { 'main.js': 'text/javascript', 'main.css': 'text/css', 'codicon.ttf': 'font/ttf' };
+/** The bundle file `url` names, or undefined. */
+const bundled = (url) => (url.startsWith(`${ORIGIN}/`) && Object.hasOwn(BUNDLE, url.slice(ORIGIN.length + 1)) ? url.slice(ORIGIN.length + 1) : undefined);
 const { renderWebviewHtml } = await loadTs('src/extension/webviewHtml.ts');
 
 // With an `init` message, the stand-in answers the webview's `ready` with it at once,
@@ -28,7 +32,7 @@ window.acquireVsCodeApi = () => ({
 
 /**
  * Opens the webview in a new page of `browser`. Every request the page makes is
- * recorded in `requests`; only the two bundle files are answered, everything else
+ * recorded in `requests`; only the bundle files are answered, everything else
  * is aborted (and stays in the record, so a test can assert there was none).
  */
 export async function openStandaloneWebview(browser, { width = 420, height = 800, init } = {}) {
@@ -44,17 +48,17 @@ export async function openStandaloneWebview(browser, { width = 420, height = 800
   await page.route('**/*', (route) => {
     const url = route.request().url();
     requests.push(url);
-    const file = { [`${ORIGIN}/`]: null, [`${ORIGIN}/main.js`]: 'main.js', [`${ORIGIN}/main.css`]: 'main.css' }[url];
+    const file = bundled(url);
     if (url === `${ORIGIN}/`) return route.fulfill({ contentType: 'text/html', body: html });
-    if (file) return route.fulfill({ contentType: file.endsWith('.js') ? 'text/javascript' : 'text/css', body: fs.readFileSync(path.join(repoRoot, 'dist', 'webview', file)) });
+    if (file) return route.fulfill({ contentType: BUNDLE[file], body: fs.readFileSync(path.join(repoRoot, 'dist', 'webview', file)) });
     return route.abort();
   });
   await page.goto(`${ORIGIN}/`);
   await page.waitForFunction(() => window.__peonPosted.some((m) => m.type === 'ready'));
   return {
     page,
-    /** Every URL requested after the page and its two bundle files. */
-    extraRequests: () => requests.filter((url) => ![`${ORIGIN}/`, `${ORIGIN}/main.js`, `${ORIGIN}/main.css`].includes(url)),
+    /** Every URL requested after the page and its bundle files. */
+    extraRequests: () => requests.filter((url) => url !== `${ORIGIN}/` && !bundled(url)),
     violations,
     /** Starts counting DOM mutations under `selector`; `mutations()` reads the count. */
     countMutations: (selector) =>

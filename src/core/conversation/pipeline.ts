@@ -24,7 +24,8 @@ export interface PermissionOutcome extends PermissionDecision {
 }
 
 export type ToolCallOutcome =
-  | { tool: string; ok: true; output: string; headline?: string; images?: readonly ToolImage[]; data: Readonly<Record<string, unknown>>; risk: Risk; permission: PermissionOutcome }
+  /** `diff`: a file change as written (the tool card keeps it after the approval card has gone). */
+  | { tool: string; ok: true; output: string; headline?: string; images?: readonly ToolImage[]; diff?: string; data: Readonly<Record<string, unknown>>; risk: Risk; permission: PermissionOutcome }
   | { tool: string; ok: false; error: { code: ToolErrorCode; message: string; details?: Readonly<Record<string, unknown>> }; risk?: Risk; permission?: PermissionOutcome };
 
 export class CallPipeline {
@@ -105,7 +106,9 @@ export class CallPipeline {
       signal = limit?.signal ?? this.context.signal;
       const edited = permission.edited !== undefined && assessment.proposal && permission.edited !== assessment.proposal.content ? permission.edited : undefined;
       const result = edited !== undefined && assessment.proposal ? await commitEditedProposal(assessment.proposal, edited, { ...this.context, signal }) : await tool.execute(input, { ...this.context, signal }, assessment);
-      return { tool: name, ok: true, output: result.output, ...(result.headline ? { headline: result.headline } : {}), ...(result.images?.length ? { images: result.images } : {}), data: result.data ?? {}, risk, permission };
+      // What was approved is what was written: the card's diff, unless the person's own version replaced it.
+      const diff = result.diff ?? (assessment.summary.kind === 'file-change' ? assessment.summary.diff : undefined);
+      return { tool: name, ok: true, output: result.output, ...(result.headline ? { headline: result.headline } : {}), ...(result.images?.length ? { images: result.images } : {}), ...(diff === undefined ? {} : { diff }), data: result.data ?? {}, risk, permission };
     } catch (error) {
       return failure(name, asToolError(error, signal), risk, permission);
     } finally {
