@@ -91,6 +91,8 @@ export class CallPipeline {
       const refusal = planning ? await planModeRefusal(tool, this.gateInput(tool, assessment), this.context.workspace, canExit) : undefined;
       if (refusal) throw new ToolError('permission_denied', refusal);
       permission = await this.gate(tool, assessment, signal, callId);
+      // Stop (or a subagent's bound) withdrew the card: nobody denied the call, it was cancelled.
+      if (permission.answer === 'denied') throwIfAborted(signal);
       if (permission.decision === 'deny' || permission.answer === 'denied') {
         // Leaving the workspace has its own code (DESIGN.md §3); anything else is permission_denied.
         const outside = assessment.paths.some((p) => !p.inside);

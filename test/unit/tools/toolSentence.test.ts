@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CallPipeline, type ToolCallOutcome } from '../../../src/core/conversation/pipeline';
 import { ConversationState } from '../../../src/core/conversation/state';
-import type { Approver } from '../../../src/core/permissions/approvals';
+import type { ApprovalReply, Approver } from '../../../src/core/permissions/approvals';
 import { DEFAULT_PERMISSIONS } from '../../../src/core/permissions/rules';
 import { TodoStore } from '../../../src/core/todos/todoStore';
 import { builtinRegistry } from '../../../src/core/tools/builtins';
@@ -168,4 +168,17 @@ describe('a built-in call reads as a sentence built from its typed result', () =
     expect(diffStat('not a diff')).toBe('');
     expect(diffStat('--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n+c')).toBe('+2 −1');
   });
+});
+
+test('Stop while the card waits: the call reads cancelled, not denied by you', async () => {
+  const stop = new AbortController();
+  // The card is up, and the person presses Stop: the broker withdraws it as denied.
+  const waiting: Approver = (_request, signal) => {
+    const answer = new Promise<ApprovalReply>((resolve) => signal.addEventListener('abort', () => resolve({ approved: false, message: 'The turn was stopped before anyone answered.' })));
+    stop.abort();
+    return answer;
+  };
+  const { outcome, card } = await run(makeSession(makeWorkspace(), waiting, { signal: stop.signal }), 'bash', { command: 'touch x' });
+  expect(outcome).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+  expect(card).toEqual({ status: 'cancelled', headline: 'Run `touch x`' });
 });
