@@ -147,10 +147,10 @@ test('#2 and #4: sent while scrolled up, a grep → read → edit → bash turn 
   expect(await card(chat, 'grep').locator('.tool-headline').textContent()).toBe('Searched /makeArray/ · 6 matches in 3 files');
   expect(await card(chat, 'read').locator('.tool-headline').textContent()).toBe('Read index.js · lines 1–40 of 68');
 
-  // Mid-turn, with the card up: light and dark, 300 px and 200 px.
-  for (const [theme, name] of [['Light Modern', 'light'], ['Dark Modern', 'dark']] as const) {
+  // Mid-turn, with the card up: light and dark, 300 px and 200 px (and high contrast at 300 px).
+  for (const [theme, name, widths] of [['Light Modern', 'light', [300, 200]], ['Dark Modern', 'dark', [300, 200]], ['Dark High Contrast', 'hc', [300]]] as const) {
     await pickColorTheme(page, theme);
-    for (const width of [300, 200]) {
+    for (const width of widths) {
       await sideBarWidth(page, width);
       await expect.poll(() => inView(chat, edit), { timeout: UI_WAIT }).toBe(true);
       await shot(page, `peon-transcript-${name}-${width}.png`);
