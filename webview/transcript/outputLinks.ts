@@ -6,9 +6,9 @@
 export type OutputPiece = { readonly text: string; readonly path?: undefined } | { readonly text: string; readonly path: string; readonly line?: number };
 
 /** A relative or absolute file name with an extension, then `:line` (and maybe `:column`). */
-const PATH_LINE = /(?<![\w./@~-])((?:\/|\.{1,2}\/)?(?:[\w.@~-]+\/)*[\w@~-][\w.@~-]*\.[A-Za-z0-9]{1,12}):(\d{1,9})(?::\d{1,6})?/g;
+const PATH_LINE = /(?<![\w./@~-])((?:\/|\.{1,2}\/)?(?:[\w.@~-]+\/)*[\w@~-][\w.@~-]*\.[A-Za-z][A-Za-z0-9]{0,11}):(\d{1,9})(?::\d{1,6})?/g;
 /** A whole line that is one file name (glob's output). */
-const PATH_ONLY = /^(?:\/|\.{1,2}\/)?(?:[\w.@~-]+\/)*[\w@~-][\w.@~-]*\.[A-Za-z0-9]{1,12}$/;
+const PATH_ONLY = /^(?:\/|\.{1,2}\/)?(?:[\w.@~-]+\/)*[\w@~-][\w.@~-]*\.[A-Za-z][A-Za-z0-9]{0,11}$/;
 
 export function outputPieces(line: string, wholeLinePaths = false): OutputPiece[] {
   if (wholeLinePaths && PATH_ONLY.test(line)) return [{ text: line, path: line }];
