@@ -46,6 +46,9 @@ const builds = [
     format: 'iife',
     mainFields: ['svelte', 'browser', 'module', 'main'],
     conditions: ['svelte', 'browser', production ? 'production' : 'development'],
+    // VS Code's icon font (webview/transcript/Codicon.svelte), next to main.css as codicon.ttf.
+    loader: { ...common.loader, '.ttf': 'file' },
+    assetNames: '[name]',
     plugins: [sveltePlugin({ compilerOptions: { css: 'external', dev: !production } })],
   },
 ];

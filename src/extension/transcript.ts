@@ -3,16 +3,43 @@
 import { cutText as cut } from '../shared/format';
 import type { LoopEvent } from '../core/agent/loop';
 import { addUsage, NO_USAGE, type Usage } from '../core/model/modelClient';
+import { finishedCard, plannedCard } from '../core/tools/toolSentence';
 import { visibleText } from '../shared/hiddenText';
-import { parseHostMessage, TOOL_CARD_CHARS, TOOL_HEADLINE_CHARS, type HostMessage, type Meter, type TranscriptEntry } from '../shared/messages';
+import { applyToolMessage, parseHostMessage, TOOL_CARD_CHARS, TOOL_DIFF_CHARS, TOOL_HEADLINE_CHARS, type HostMessage, type Meter, type ToolStatus, type TranscriptEntry } from '../shared/messages';
 
-type TranscriptStatus = Extract<TranscriptEntry, { kind: 'tool' }>['status'];
+type ToolCard = Extract<TranscriptEntry, { kind: 'tool' }>;
 
 /** What a tool card reads instead of the tool's name and raw arguments (an MCP tool's "server › tool" and one-line input); undefined: as called. */
 export type ToolTitles = (name: string, args: string) => { readonly title: string; readonly args: string } | undefined;
 
 const boundedHeadline = (text: string): string => (text.length > TOOL_HEADLINE_CHARS ? `${text.slice(0, TOOL_HEADLINE_CHARS - 1)}…` : text);
 const bounded = (text: string): string => (text.length > TOOL_CARD_CHARS ? `${text.slice(0, TOOL_CARD_CHARS - 40)}\n… [${text.length - TOOL_CARD_CHARS + 40} more characters]` : text);
+/** A diff cut at a line, the cut said in a note row. */
+const boundedDiff = (diff: string): string => {
+  if (diff.length <= TOOL_DIFF_CHARS) return diff;
+  const kept = diff.slice(0, diff.lastIndexOf('\n', TOOL_DIFF_CHARS - 60));
+  return `${kept}\n\\ (the rest of the diff, ${diff.length - kept.length} characters, is not shown)`;
+};
+
+/** A call's arguments as an object (the card's sentence reads them); {} when they are not one. */
+function argsOf(raw: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A card's sentence and facts, bounded to what the protocol carries. */
+function cardFacts(card: { headline?: string | undefined; detail?: string | undefined; path?: string | undefined; diff?: string | undefined }): Partial<ToolCard> {
+  return {
+    ...(card.headline ? { headline: boundedHeadline(card.headline) } : {}),
+    ...(card.detail ? { detail: cut(card.detail, 2000) } : {}),
+    ...(card.path && card.path.length <= 4096 ? { path: card.path } : {}),
+    ...(card.diff ? { diff: boundedDiff(card.diff) } : {}),
+  };
+}
 
 /** A loaded skill's chip, bounded to what the protocol carries. */
 export function skillEntry(id: string, use: LoopEvent & { type: 'skill' }): Extract<TranscriptEntry, { kind: 'skill' }> {
@@ -34,7 +61,9 @@ export class Transcript {
   entries: TranscriptEntry[] = [];
   private nextId = 1;
   private streaming: Extract<TranscriptEntry, { kind: 'assistant' }> | undefined;
-  private readonly cards = new Map<string, Extract<TranscriptEntry, { kind: 'tool' }>>();
+  private readonly cards = new Map<string, ToolCard>();
+  /** When each running call started (restarted when its approval card is answered: time on the card is the person's). */
+  private readonly started = new Map<string, number>();
 
   /** The model's context window, for the meter (set when a turn starts). */
   contextWindow = 128_000;
@@ -58,6 +87,7 @@ export class Transcript {
     this.chatCost = 0;
     this.streaming = undefined;
     this.cards.clear();
+    this.started.clear();
   }
 
   /** Rebuilds the entries from a session's recorded panel messages (append, delta, tool). */
@@ -76,7 +106,7 @@ export class Transcript {
       } else if (m.type === 'delta' || m.type === 'tool') {
         const entry = byId.get(m.id);
         if (m.type === 'delta' && entry?.kind === 'assistant') entry.text += m.text;
-        if (m.type === 'tool' && entry?.kind === 'tool') Object.assign(entry, { status: m.status, output: m.output, ...(m.headline ? { headline: m.headline } : {}) });
+        if (m.type === 'tool' && entry?.kind === 'tool') applyToolMessage(entry, m);
       }
     }
     const last = this.entries.reduce((max, e) => Math.max(max, Number(e.id.slice(1)) || 0), 0);
@@ -127,6 +157,7 @@ export class Transcript {
     const card = this.cards.get(callId);
     if (!card || (card.status !== 'running' && card.status !== 'waiting')) return;
     card.status = waiting ? 'waiting' : 'running';
+    this.started.set(callId, Date.now());
     this.post({ type: 'tool', id: card.id, status: card.status, output: card.output });
   }
 
@@ -143,28 +174,38 @@ export class Transcript {
         break;
       case 'tool_call': {
         this.streaming = undefined;
-        const titled = this.titles?.(event.call.name, event.call.arguments);
-        const card = {
-          kind: 'tool' as const,
+        const { name, arguments: raw } = event.call;
+        const titled = this.titles?.(name, raw);
+        // An MCP tool's card reads "server › tool" and its input; a built-in one, a sentence.
+        const planned = titled ? undefined : plannedCard(name, argsOf(raw));
+        const card: ToolCard = {
+          kind: 'tool',
           id: `e${this.nextId++}`,
-          name: event.call.name,
-          args: bounded(titled?.args ?? event.call.arguments),
+          name,
+          args: bounded(titled?.args ?? raw),
           ...(titled ? { title: boundedHeadline(titled.title) } : {}),
-          status: 'running' as TranscriptStatus,
+          status: 'running',
           output: '',
+          ...cardFacts(planned ?? {}),
         };
         this.cards.set(event.call.id, card);
+        this.started.set(event.call.id, Date.now());
         this.add(card);
         break;
       }
       case 'tool_result': {
         const card = this.cards.get(event.call.id);
         if (!card) break;
-        const output = bounded(event.outcome.ok ? event.outcome.output : `${event.outcome.error.code}: ${event.outcome.error.message}`);
-        const status = event.outcome.ok ? ('ok' as const) : ('error' as const);
-        const headline = event.outcome.ok && 'headline' in event.outcome && event.outcome.headline ? boundedHeadline(event.outcome.headline) : undefined;
-        Object.assign(card, { status, output, ...(headline ? { headline } : {}) });
-        this.post({ type: 'tool', id: card.id, status, output, ...(headline ? { headline } : {}) });
+        const { outcome } = event;
+        const finished = finishedCard(card.name, argsOf(event.call.arguments), outcome);
+        const status: ToolStatus = finished.status;
+        // Denied and cancelled calls say so in their sentence; what the model was told stays out of the person's way.
+        const output = outcome.ok ? bounded(outcome.output) : status === 'error' ? bounded(`${outcome.error.code}: ${outcome.error.message}`) : '';
+        const durationMs = finished.durationMs ?? Date.now() - (this.started.get(event.call.id) ?? Date.now());
+        this.started.delete(event.call.id);
+        const facts = { ...cardFacts(finished), durationMs };
+        applyToolMessage(card, { type: 'tool', id: card.id, status, output, ...facts });
+        this.post({ type: 'tool', id: card.id, status, output, ...facts });
         break;
       }
       case 'final':
@@ -195,6 +236,8 @@ export class Transcript {
         // The main chat shows the person's message when it is sent; a subagent's prompt is added by its view (panelAgents).
         break;
       case 'retry':
+        // Not part of the record: the panel counts down to the next attempt, and the next event ends it.
+        this.post({ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, error: cut(visibleText(event.error), 2000) });
         break;
     }
   }

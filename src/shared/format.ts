@@ -7,6 +7,14 @@ export function formatSize(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
+/** 0.3 s, 4.2 s, 12 s, 1 min 5 s: how long something took (a tool call, a wait). */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, ms) / 1000;
+  if (s < 10) return `${s.toFixed(1)} s`;
+  if (s < 60) return `${Math.floor(s)} s`;
+  return `${Math.floor(s / 60)} min ${Math.floor(s % 60)} s`;
+}
+
 /** `$0.0123` below a dollar (a cheap turn stays visible), `$1.23` above. */
 export const formatUsd = (usd: number): string => `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
 

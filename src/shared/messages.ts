@@ -4,7 +4,7 @@
 // schemas live by topic (transcript.ts, approvalCard.ts, panelState.ts); this file
 // joins them into the two directions' unions.
 import * as z from 'zod';
-import { AppendMessage, DeltaMessage, MAX_MESSAGE_CHARS, NoticeAction, RemoveMessage, ToolMessage, TranscriptEntry, TranscriptUpdate } from './transcript';
+import { AppendMessage, DeltaMessage, MAX_MESSAGE_CHARS, NoticeAction, RemoveMessage, RetryMessage, ToolMessage, TranscriptEntry, TranscriptUpdate } from './transcript';
 import { ApprovalCard, Grant } from './approvalCard';
 import { ContextChip, EditorChip, FileMatch, MAX_CHIPS } from './contextChips';
 import { AGENT_NAME, AgentInfo, LocalServerInfo, McpServerInfo, MemoryInfo, Meter, Mode, ModelStatus, QuestionRequest, SkillInfo, TODO_STATUSES, TodoItem } from './panelState';
@@ -73,6 +73,7 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('activeEditor'), chip: EditorChip.nullable() }),
   /** The `@` picker's entries for `query`: workspace files and folders, best first. */
   z.object({ type: z.literal('fileMatches'), query: z.string().max(200), matches: z.array(FileMatch).max(100) }),
+  RetryMessage,
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 

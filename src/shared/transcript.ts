@@ -11,14 +11,34 @@ export const MAX_MESSAGE_CHARS = 200_000;
 export const TOOL_CARD_CHARS = 4000;
 /** A tool card's one-sentence headline. */
 export const TOOL_HEADLINE_CHARS = 300;
+/** A tool card's applied change, as a unified diff (the card shows 30 rows until "Show all"). */
+export const TOOL_DIFF_CHARS = 100_000;
 
 /** What a notice offers to do about it; the host decides what each does (Set API Key, re-send the last message, Select Model). */
 export const NOTICE_ACTIONS = ['setApiKey', 'retry', 'selectModel'] as const;
 export const NoticeAction = z.enum(NOTICE_ACTIONS);
 export type NoticeAction = z.infer<typeof NoticeAction>;
 
-/** A tool call's state: waiting for the person's approval, running, or finished. */
-const ToolStatus = z.enum(['waiting', 'running', 'ok', 'error']);
+/**
+ * A tool call's state: waiting for the person's approval, running, or finished: done,
+ * failed, denied (by the person or a rule: never shown as an error), or cancelled (Stop).
+ */
+export const ToolStatus = z.enum(['waiting', 'running', 'ok', 'error', 'denied', 'cancelled']);
+export type ToolStatus = z.infer<typeof ToolStatus>;
+
+/** What a tool card shows besides its status and output, sent when the call starts and again when it ends. */
+const ToolCardFacts = {
+  /** What happened, in one sentence ("Read index.js · lines 1–40"); while it runs, what it does ("Run `npm test`"). */
+  headline: z.string().max(TOOL_HEADLINE_CHARS).optional(),
+  /** A second line: the model's description of a command, the person's deny message, why it failed. */
+  detail: z.string().max(2000).optional(),
+  /** The workspace file the card opens (the host resolves it: see the `openFile` message). */
+  path: z.string().max(4096).optional(),
+  /** The change it made, as a unified diff. */
+  diff: z.string().max(TOOL_DIFF_CHARS).optional(),
+  /** How long it ran (time on the approval card not counted). */
+  durationMs: z.number().min(0).optional(),
+};
 
 export const TranscriptEntry = z.discriminatedUnion('kind', [
   /** `context`: the chips it carried (context from the editor), shown under it. */
@@ -37,8 +57,7 @@ export const TranscriptEntry = z.discriminatedUnion('kind', [
     args: z.string().max(TOOL_CARD_CHARS),
     status: ToolStatus,
     output: z.string().max(TOOL_CARD_CHARS),
-    /** What happened, in one sentence, once it finished ("Fetched example.org/docs · 34 KB → Markdown"). */
-    headline: z.string().max(TOOL_HEADLINE_CHARS).optional(),
+    ...ToolCardFacts,
     /** What the card reads instead of the tool's name: an MCP tool's "server › tool" (its args then the one-line summary). */
     title: z.string().max(TOOL_HEADLINE_CHARS).optional(),
   }),
@@ -60,11 +79,25 @@ export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
 export const AppendMessage = z.object({ type: z.literal('append'), entry: TranscriptEntry });
 /** More text for an assistant entry. */
 export const DeltaMessage = z.object({ type: z.literal('delta'), id, text: z.string().max(1_000_000) });
-/** A tool card's new status and output. */
-export const ToolMessage = z.object({ type: z.literal('tool'), id, status: ToolStatus, output: z.string().max(TOOL_CARD_CHARS), headline: z.string().max(TOOL_HEADLINE_CHARS).optional() });
+/** A tool card's new status and output, and (when they changed) its sentence and facts. */
+export const ToolMessage = z.object({ type: z.literal('tool'), id, status: ToolStatus, output: z.string().max(TOOL_CARD_CHARS), ...ToolCardFacts });
 /** An entry taken away (a notice that no longer holds: "no model yet" once one is chosen). */
 export const RemoveMessage = z.object({ type: z.literal('remove'), id });
 /** How a transcript grows: the main one's and an open subagent's alike. */
 export const TranscriptUpdate = z.discriminatedUnion('type', [AppendMessage, DeltaMessage, ToolMessage]);
 export type TranscriptUpdate = z.infer<typeof TranscriptUpdate>;
 
+
+/** A tool card as a `tool` message leaves it: what the message carries replaces what the card had; facts it leaves out stay. */
+export function applyToolMessage(entry: Extract<TranscriptEntry, { kind: 'tool' }>, m: z.infer<typeof ToolMessage>): void {
+  entry.status = m.status;
+  entry.output = m.output;
+  if (m.headline !== undefined) entry.headline = m.headline;
+  if (m.detail !== undefined) entry.detail = m.detail;
+  if (m.path !== undefined) entry.path = m.path;
+  if (m.diff !== undefined) entry.diff = m.diff;
+  if (m.durationMs !== undefined) entry.durationMs = m.durationMs;
+}
+
+/** The model request failed and is tried again after `delayMs` (attempt `attempt + 1`): the panel counts down. */
+export const RetryMessage = z.object({ type: z.literal('retry'), attempt: z.number().int().min(1).max(1000), delayMs: z.number().min(0).max(3_600_000), error: z.string().max(2000) });

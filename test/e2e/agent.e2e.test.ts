@@ -35,14 +35,14 @@ test('prompt -> streamed answer -> a read tool call card with its result -> the 
 
   const card = chat.getByRole('group', { name: 'Tool call read' });
   await card.waitFor({ timeout: UI_WAIT });
-  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: UI_WAIT }).toBe('ok');
-  await card.locator('summary').click();
+  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: UI_WAIT }).toBe('done');
+  await card.locator('.tool-toggle').click();
   expect(await card.locator('.tool-output').textContent()).toBe('1\tThe build is green.');
 
   const answers = chat.getByRole('article', { name: 'Peon' });
   await expect.poll(() => answers.allTextContents(), { timeout: UI_WAIT }).toEqual(['Let me look at the notes.', 'The notes say the build is green.']);
   // The meter shows the last request's context against the window, and the chat's totals.
-  expect(await chat.getByRole('status', { name: 'Token usage' }).textContent()).toMatch(/^\s*Context 120 \/ 128\.0k \(0%\) · this chat: 120 in, 40 out, 80 cached\s*$/);
+  expect(await chat.locator('.meter').textContent()).toMatch(/^\s*Context 120 \/ 128\.0k \(0%\) · this chat: 120 in, 40 out, 80 cached\s*$/);
   // What went to the model: the tool's whole result, answered to the call it belongs to.
   expect(JSON.stringify(model.requests.at(-1)?.body)).toContain('The build is green.');
   fs.mkdirSync(path.join(artifactsDir, 'e2e'), { recursive: true });
@@ -59,7 +59,7 @@ test('the conversation is saved: after New Chat, Show History brings it back, an
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'What do the notes say?' }).first().click();
   const answers = chat.getByRole('article', { name: 'Peon' });
   await expect.poll(() => answers.allTextContents(), { timeout: UI_WAIT }).toEqual(['Let me look at the notes.', 'The notes say the build is green.']);
-  expect(await chat.getByRole('group', { name: 'Tool call read' }).locator('.tool-status').textContent()).toBe('ok');
+  expect(await chat.getByRole('group', { name: 'Tool call read' }).locator('.tool-status').textContent()).toBe('done');
 
   // The model sees the earlier turns when the conversation goes on.
   model.script({ text: 'Still green.' });
@@ -89,11 +89,11 @@ test('a command asks on a card; approved, its tool card shows the output while i
   await approval.waitFor({ state: 'detached', timeout: UI_WAIT });
 
   const card = chat.getByRole('group', { name: 'Tool call bash' });
-  await card.locator('summary').click();
+  await card.locator('.tool-toggle').click();
   // While it runs, the card already shows what the command has printed so far.
   await expect.poll(async () => ({ status: await card.locator('.tool-status').textContent(), output: (await card.locator('.tool-output').textContent().catch(() => '')) ?? '' }), { timeout: UI_WAIT })
     .toMatchObject({ status: 'running', output: expect.stringContaining('tick1') });
-  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: UI_WAIT }).toBe('ok');
+  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: UI_WAIT }).toBe('done');
   expect(await card.locator('.tool-output').textContent()).toBe('tick1\ntick2\ntick3\ntick4\n[exit code 0]');
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Counted to four.']);
 });
@@ -123,7 +123,7 @@ test('a command runs sandboxed (green line; its write outside the workspace stay
   const red = chat.getByRole('group', { name: 'Approval: Run a command' }).filter({ has: chat.locator('.sandbox-unsandboxed') });
   await red.waitFor({ timeout: UI_WAIT });
   // The first call ran, and its write went to its own /tmp.
-  expect(await chat.getByRole('group', { name: 'Tool call bash' }).first().locator('.tool-status').textContent()).toBe('ok');
+  expect(await chat.getByRole('group', { name: 'Tool call bash' }).first().locator('.tool-status').textContent()).toBe('done');
   expect(fs.existsSync(outside)).toBe(false);
   expect(await red.getByLabel('Sandbox').textContent()).toBe('NOT sandboxed — run outside the sandbox at the model\'s request: "the file must be on the host": full access to your files and network');
   expect(await red.getByRole('button').allTextContents()).toEqual(['Approve', 'Deny']);

@@ -33,7 +33,7 @@ test('Set API Key, then a turn over Anthropic Messages: streamed text, a read ca
   await sendMessage(chat, 'What do the notes say?');
   const card = chat.getByRole('group', { name: 'Tool call read' });
   await card.waitFor({ timeout: UI_WAIT });
-  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: UI_WAIT }).toBe('ok');
+  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: UI_WAIT }).toBe('done');
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Reading the notes.', 'The notes say: ship on Friday.']);
 
   // Both requests went to the Messages API with the key from SecretStorage.
@@ -43,5 +43,5 @@ test('Set API Key, then a turn over Anthropic Messages: streamed text, a read ca
   expect(JSON.stringify(calls[1]!.body)).toContain('"tool_use_id":"toolu_1"');
   // Per request the server reports 100 input, 40 cache read, 10 cache write, 20 output tokens:
   // the context is 170; the chat's input counts cache writes (2 × 110), reads once (2 × 40).
-  expect(await chat.getByRole('status', { name: 'Token usage' }).textContent()).toMatch(/^\s*Context 170 \/ 200\.0k \(0%\) · this chat: 220 in, 40 out, 80 cached\s*$/);
+  expect(await chat.locator('.meter').textContent()).toMatch(/^\s*Context 170 \/ 200\.0k \(0%\) · this chat: 220 in, 40 out, 80 cached\s*$/);
 });

@@ -42,7 +42,7 @@ test('a write approved on its card lands on disk; the card showed the diff and w
   await card.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Created it.']);
   expect(fs.readFileSync(path.join(workbench.workspace, 'hello.txt'), 'utf8')).toBe('hello from Peon\n');
-  expect(await toolCard.locator('.tool-status').textContent()).toBe('ok');
+  expect(await toolCard.locator('.tool-status').textContent()).toBe('done');
 });
 
 test('a write denied with a message changes nothing; the model is told, with the message', async () => {
@@ -54,7 +54,7 @@ test('a write denied with a message changes nothing; the model is told, with the
   await card.getByRole('button', { name: 'Deny' }).click();
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Understood, I will not.']);
   expect(fs.existsSync(path.join(workbench.workspace, 'denied.txt'))).toBe(false);
-  expect(await chat.getByRole('group', { name: 'Tool call write' }).locator('.tool-status').textContent()).toBe('error');
+  expect(await chat.getByRole('group', { name: 'Tool call write' }).locator('.tool-status').textContent()).toBe('denied');
   const sent = JSON.stringify(model.requests.at(-1)?.body);
   expect(sent).toContain('The user denied this write call');
   expect(sent).toContain('not in this folder');

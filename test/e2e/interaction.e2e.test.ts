@@ -58,7 +58,7 @@ test('Stop while a question is open answers it cancelled, and the modal goes', a
   await modal.getByRole('button', { name: 'Stop' }).click();
   await modal.waitFor({ state: 'detached', timeout: UI_WAIT });
   const toolCard = chat.getByRole('group', { name: 'Tool call askuserquestion' });
-  await expect.poll(() => toolCard.locator('.tool-status').textContent(), { timeout: UI_WAIT }).toBe('error');
+  await expect.poll(() => toolCard.locator('.tool-status').textContent(), { timeout: UI_WAIT }).toBe('cancelled');
   expect(await toolCard.textContent()).toContain('cancelled');
 });
 

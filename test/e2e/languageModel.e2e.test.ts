@@ -45,12 +45,12 @@ test("first run offers VS Code's model; chosen, a prompt runs a turn with a tool
   await sendMessage(chat, 'What do the notes say?');
   const card = chat.getByRole('group', { name: 'Tool call read' });
   await card.waitFor({ timeout: UI_WAIT });
-  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: UI_WAIT }).toBe('ok');
+  await expect.poll(() => card.locator('.tool-status').textContent(), { timeout: UI_WAIT }).toBe('done');
   const answers = chat.getByRole('article', { name: 'Peon' });
   await expect.poll(() => answers.allTextContents(), { timeout: UI_WAIT }).toEqual(['Let me read the notes.', 'The notes say the build is green.']);
   expect(await answers.last().locator('strong').textContent()).toBe('the build is green');
   // The window is the model's own (maxInputTokens 64,000); no price is known, so none is shown.
-  expect(await chat.getByRole('status', { name: 'Token usage' }).textContent()).toMatch(/^\s*Context [\d.]+k? \/ 64\.0k \(\d+%\) · this chat: [\d.]+k? in, \d+ out, 0 cached\s*$/);
+  expect(await chat.locator('.meter').textContent()).toMatch(/^\s*Context [\d.]+k? \/ 64\.0k \(\d+%\) · this chat: [\d.]+k? in, \d+ out, 0 cached\s*$/);
   fs.mkdirSync(path.join(artifactsDir, 'e2e'), { recursive: true });
   await workbench.page.screenshot({ path: path.join(artifactsDir, 'e2e', 'peon-vscode-lm.png') });
 });

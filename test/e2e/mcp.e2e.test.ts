@@ -80,8 +80,8 @@ test('the project server approved on its card starts; everything__echo asks as "
   expect(await callCard.getByLabel('Input').textContent()).toBe('message="hello from the panel"');
   expect(await callCard.locator('.approval-tool').textContent()).toBe('everything__echo');
   const toolCard = chat.getByRole('group', { name: 'Tool call everything__echo' });
-  expect(await toolCard.locator('.tool-name').textContent()).toBe('everything › echo');
-  expect(await toolCard.locator('.tool-args').textContent()).toBe('message="hello from the panel"');
+  expect(await toolCard.locator('.tool-toggle .tool-name').textContent()).toBe('everything › echo');
+  expect(await toolCard.locator('.tool-toggle .tool-args').textContent()).toBe('message="hello from the panel"');
   await expect.poll(() => toolCard.locator('.tool-status').textContent(), { timeout: UI_WAIT }).toBe('waiting for approval');
   await page.screenshot({ path: path.join(shots, 'peon-mcp-call-card.png') });
   await callCard.getByRole('button', { name: 'Approve', exact: true }).click();

@@ -35,7 +35,7 @@ test('untrusted: only read-only tools, a write is unknown; trusted later: the wr
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['I cannot write here.']);
   expect(toolsOffered().length).toBeGreaterThan(0);
   expect(toolsOffered()).toEqual(expect.not.arrayContaining(['write', 'edit', 'delete', 'bash', 'agent_claude']));
-  expect(await chat.getByRole('group', { name: 'Tool call write' }).locator('.tool-status').textContent()).toBe('error');
+  expect(await chat.getByRole('group', { name: 'Tool call write' }).locator('.tool-status').textContent()).toBe('failed');
   expect(fs.existsSync(path.join(workbench.workspace, 'x.txt'))).toBe(false);
 
   // Trust the folder through VS Code's own editor; no reload.

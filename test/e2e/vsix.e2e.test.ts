@@ -43,6 +43,7 @@ test('the VSIX holds only what runs', () => {
       'extension/dist/panel.js',
       'extension/dist/runtime.js',
       'extension/dist/markdownWorker.js',
+      'extension/dist/webview/codicon.ttf',
       'extension/dist/webview/main.css',
       'extension/dist/webview/highlight.js',
       'extension/dist/webview/main.js',

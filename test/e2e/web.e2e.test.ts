@@ -90,7 +90,7 @@ test('a loopback address not on the list is refused before any card, and its ser
   const chat = await sendInNewChat(workbench.page, 'fetch the admin page');
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['It was refused.']);
   const toolCard = chat.getByRole('group', { name: 'Tool call webfetch' });
-  expect(await toolCard.locator('.tool-status').textContent()).toBe('error');
+  expect(await toolCard.locator('.tool-status').textContent()).toBe('failed');
   expect(await toolCard.textContent()).toContain('127.0.0.1 is a loopback address');
   expect(await chat.locator('.approval').count()).toBe(0);
   expect(baitConnections).toEqual([]);

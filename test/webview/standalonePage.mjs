@@ -8,6 +8,10 @@ import { loadTs } from '../../scripts/loadTs.mjs';
 import { repoRoot } from '../../scripts/paths.mjs';
 
 const ORIGIN = 'https://peon-webview.test';
+/** What dist/webview serves, by file name: its content type (the highlighter is added on first need). */
+const BUNDLE = { 'main.js': 'text/javascript', 'main.css': 'text/css', 'codicon.ttf': 'font/ttf', 'highlight.js': 'text/javascript' };
+/** The bundle file `url` names, or undefined. */
+const bundled = (url) => (url.startsWith(`${ORIGIN}/`) && Object.hasOwn(BUNDLE, url.slice(ORIGIN.length + 1)) ? url.slice(ORIGIN.length + 1) : undefined);
 const { renderWebviewHtml } = await loadTs('src/extension/webviewHtml.ts');
 
 // With an `init` message, the stand-in answers the webview's `ready` with it at once,
@@ -25,9 +29,6 @@ window.acquireVsCodeApi = () => ({
   getState: () => undefined,
   setState: () => {},
 });`;
-
-/** The bundle files the page may load: the two the HTML names, and the highlighter it adds on first need. */
-const BUNDLES = { [`${ORIGIN}/main.js`]: 'main.js', [`${ORIGIN}/main.css`]: 'main.css', [`${ORIGIN}/highlight.js`]: 'highlight.js' };
 
 /**
  * Opens the webview in a new page of `browser`. Every request the page makes is
@@ -47,9 +48,9 @@ export async function openStandaloneWebview(browser, { width = 420, height = 800
   await page.route('**/*', (route) => {
     const url = route.request().url();
     requests.push(url);
-    const file = BUNDLES[url];
+    const file = bundled(url);
     if (url === `${ORIGIN}/`) return route.fulfill({ contentType: 'text/html', body: html });
-    if (file) return route.fulfill({ contentType: file.endsWith('.js') ? 'text/javascript' : 'text/css', body: fs.readFileSync(path.join(repoRoot, 'dist', 'webview', file)) });
+    if (file) return route.fulfill({ contentType: BUNDLE[file], body: fs.readFileSync(path.join(repoRoot, 'dist', 'webview', file)) });
     return route.abort();
   });
   await page.goto(`${ORIGIN}/`);
@@ -57,9 +58,9 @@ export async function openStandaloneWebview(browser, { width = 420, height = 800
   return {
     page,
     /** Every URL requested besides the page and its bundle files. */
-    extraRequests: () => requests.filter((url) => url !== `${ORIGIN}/` && !(url in BUNDLES)),
-    /** The bundle files requested, by name, in order (main.js, main.css, then highlight.js when a code block needed it). */
-    bundleRequests: () => requests.filter((url) => url in BUNDLES).map((url) => BUNDLES[url]),
+    extraRequests: () => requests.filter((url) => url !== `${ORIGIN}/` && !bundled(url)),
+    /** The bundle files requested, by name, in order (main.js, main.css, then the font and highlight.js when needed). */
+    bundleRequests: () => requests.map(bundled).filter((name) => name !== undefined),
     violations,
     /** Starts counting DOM mutations under `selector`; `mutations()` reads the count. */
     countMutations: (selector) =>

@@ -26,7 +26,8 @@ export interface PermissionOutcome extends PermissionDecision {
 }
 
 export type ToolCallOutcome =
-  | { tool: string; ok: true; output: string; headline?: string; images?: readonly ToolImage[]; data: Readonly<Record<string, unknown>>; risk: Risk; permission: PermissionOutcome; changes?: StepChanges }
+  /** `diff`: a file change as written (the tool card keeps it after the approval card has gone). `changes`: the step's checkpoint. */
+  | { tool: string; ok: true; output: string; headline?: string; images?: readonly ToolImage[]; diff?: string; data: Readonly<Record<string, unknown>>; risk: Risk; permission: PermissionOutcome; changes?: StepChanges }
   | { tool: string; ok: false; error: { code: ToolErrorCode; message: string; details?: Readonly<Record<string, unknown>> }; risk?: Risk; permission?: PermissionOutcome; changes?: StepChanges };
 
 export class CallPipeline {
@@ -93,6 +94,8 @@ export class CallPipeline {
       const refusal = planning ? await planModeRefusal(tool, this.gateInput(tool, assessment), this.context.workspace, canExit) : undefined;
       if (refusal) throw new ToolError('permission_denied', refusal);
       permission = await this.gate(tool, assessment, signal, callId);
+      // Stop (or a subagent's bound) withdrew the card: nobody denied the call, it was cancelled.
+      if (permission.answer === 'denied') throwIfAborted(signal);
       if (permission.decision === 'deny' || permission.answer === 'denied') {
         // Leaving the workspace has its own code (DESIGN.md §3); anything else is permission_denied.
         const outside = assessment.paths.some((p) => !p.inside);
@@ -111,7 +114,9 @@ export class CallPipeline {
       step = await this.stepStart(tool, assessment);
       const result = edited !== undefined && assessment.proposal ? await commitEditedProposal(assessment.proposal, edited, { ...this.context, signal }) : await tool.execute(input, { ...this.context, signal }, assessment);
       const changes = await this.stepEnd(step);
-      return { tool: name, ok: true, output: result.output, ...(result.headline ? { headline: result.headline } : {}), ...(result.images?.length ? { images: result.images } : {}), data: result.data ?? {}, risk, permission, ...(changes ? { changes } : {}) };
+      // What was approved is what was written: the card's diff, unless the person's own version replaced it.
+      const diff = result.diff ?? (assessment.summary.kind === 'file-change' ? assessment.summary.diff : undefined);
+      return { tool: name, ok: true, output: result.output, ...(result.headline ? { headline: result.headline } : {}), ...(result.images?.length ? { images: result.images } : {}), ...(diff === undefined ? {} : { diff }), data: result.data ?? {}, risk, permission, ...(changes ? { changes } : {}) };
     } catch (error) {
       const changes = await this.stepEnd(step);
       return { ...failure(name, asToolError(error, signal), risk, permission), ...(changes ? { changes } : {}) };

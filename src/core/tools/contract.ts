@@ -211,6 +211,8 @@ export interface ToolResult {
   readonly headline?: string;
   /** Structured facts for the UI, the CLI's JSON and tests. */
   readonly data?: Readonly<Record<string, unknown>>;
+  /** The change written, as a unified diff, when it is not the one the card showed (the person's edited version). */
+  readonly diff?: string;
 }
 
 export interface Tool<Input = unknown> {

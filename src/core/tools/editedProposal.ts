@@ -2,6 +2,7 @@
 // version is written instead of the model's, with the same care (the file must still be
 // what the proposal was computed from; atomic write; mode kept), and the model is told.
 import type { Proposal, ToolContext, ToolResult } from './contract';
+import { fileDiff } from './fileDiff';
 import { currentFile, sha256, writeWhole } from './fileState';
 import { ToolError } from './toolError';
 
@@ -16,5 +17,6 @@ export async function commitEditedProposal(proposal: Proposal, edited: string, c
   return {
     output: `The user edited your proposed change to ${target.display} before approving it, so the file holds their version, not yours (${bytes.length} bytes, sha256 ${hash}). Read it before changing it again.`,
     data: { path: target.display, sha256: hash, bytes: bytes.length, editedByUser: true },
+    diff: fileDiff(target.relative ?? target.display, current?.bytes.toString('utf8'), edited),
   };
 }

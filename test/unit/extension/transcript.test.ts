@@ -70,10 +70,67 @@ test('an MCP tool card reads "server › tool" with its input in one line, and s
   transcript.apply({ type: 'tool_call', call: { id: 'c2', name: 'read', arguments: '{"path":"a"}' } });
   transcript.apply({ type: 'tool_result', call: echo, outcome: { tool: 'everything__echo', ok: true, output: 'Echo: hi', headline: 'everything › echo · 8 B', data: {}, risk: 'process', permission: { decision: 'ask', answer: 'approved' } as never } });
   expect(transcript.entries).toEqual([
-    { kind: 'tool', id: 'e1', name: 'everything__echo', title: 'everything › echo', args: 'line of {"message":"hi"}', status: 'ok', output: 'Echo: hi', headline: 'everything › echo · 8 B' },
-    { kind: 'tool', id: 'e2', name: 'read', args: '{"path":"a"}', status: 'running', output: '' },
+    { kind: 'tool', id: 'e1', name: 'everything__echo', title: 'everything › echo', args: 'line of {"message":"hi"}', status: 'ok', output: 'Echo: hi', headline: 'everything › echo · 8 B', durationMs: expect.any(Number) },
+    { kind: 'tool', id: 'e2', name: 'read', args: '{"path":"a"}', status: 'running', output: '', headline: 'Read a', path: 'a' },
   ]);
   const restored = new Transcript(() => {});
   restored.restore(posted);
   expect(restored.entries[0]).toEqual(transcript.entries[0]);
+});
+
+test('a tool card reads as a sentence while it runs and once it ends; denied and the diff are kept, and so restored', async () => {
+  const posted: HostMessage[] = [];
+  // Copied as posting does (the panel and the session file get the message as it was then).
+  const transcript = new Transcript((m) => posted.push(structuredClone(m)));
+  const root = makeWorkspace({ 'index.js': 'a\nb\n' });
+  const history: HistoryItem[] = [];
+  server.script(
+    { toolCalls: [{ id: 'r1', name: 'read', arguments: '{"path":"index.js"}' }] },
+    { toolCalls: [{ id: 'e1', name: 'edit', arguments: '{"path":"index.js","oldString":"b","newString":"B\\nC"}' }] },
+    { toolCalls: [{ id: 'b1', name: 'bash', arguments: '{"command":"rm -rf build","description":"Clean the build"}' }] },
+    { text: 'Done.' },
+  );
+  let asked = 0;
+  const session = makeSession(root, async (request) => (request.tool === 'bash' ? { approved: false, message: 'keep the build' } : (asked++, { approved: true })));
+  await runAgentTurn(history, 'go', {
+    client: openaiClient({ apiKey: 'k', model: 'm', baseUrl: server.openaiUrl }),
+    session,
+    system: 'sys',
+    tools: [],
+    signal: new AbortController().signal,
+    onEvent: (e) => transcript.apply(e),
+  });
+  const cards = transcript.entries.filter((e) => e.kind === 'tool');
+  expect(cards.map((c) => [c.name, c.status, c.headline, c.detail])).toEqual([
+    ['read', 'ok', 'Read index.js · lines 1–2', undefined],
+    ['edit', 'ok', 'Edited index.js +2 −1', undefined],
+    ['bash', 'denied', 'Run `rm -rf build`', 'Denied by you: keep the build'],
+  ]);
+  expect(asked).toBe(1);
+  expect(cards[1]).toMatchObject({ path: 'index.js', diff: '--- a/index.js\n+++ b/index.js\n@@ -1,2 +1,3 @@\n a\n-b\n+B\n+C' });
+  // What the model was told on a deny is the model's business: the card says it in the person's words.
+  expect(cards[2]!.output).toBe('');
+  expect(cards.every((c) => typeof c.durationMs === 'number')).toBe(true);
+  // While it ran, the bash card already said what it would run, and why.
+  const appended = posted.find((m) => m.type === 'append' && m.entry.kind === 'tool' && m.entry.name === 'bash');
+  expect(appended).toMatchObject({ entry: { status: 'running', headline: 'Run `rm -rf build`', detail: 'Clean the build' } });
+  const restored = new Transcript(() => {});
+  restored.restore(posted);
+  expect(restored.entries).toEqual(transcript.entries);
+});
+
+test('a retried model request is posted as it happens (not recorded), for the panel to count down', async () => {
+  const posted: HostMessage[] = [];
+  const transcript = new Transcript((m) => posted.push(m));
+  server.script({ status: 503, retryAfter: 0 }, { text: 'Back.' });
+  await runAgentTurn([], 'hello', {
+    client: openaiClient({ apiKey: 'k', model: 'm', baseUrl: server.openaiUrl }),
+    session: makeSession(makeWorkspace()),
+    system: 'sys',
+    tools: [],
+    signal: new AbortController().signal,
+    onEvent: (e) => transcript.apply(e),
+  });
+  expect(posted.filter((m) => m.type === 'retry')).toEqual([{ type: 'retry', attempt: 1, delayMs: 0, error: 'openai answered 503: 503 scripted 503' }]);
+  expect(transcript.entries.map((e) => e.kind)).toEqual(['assistant']);
 });

@@ -237,8 +237,8 @@ describe('MCP approval cards', () => {
   test('an MCP tool card in the transcript reads "server › tool", the input as one line, then the result\'s headline', async () => {
     const view = await open([{ type: 'append', entry: { kind: 'tool', id: 'e1', name: 'everything__echo', title: 'everything › echo', args: 'message="hi"', status: 'running', output: '' } }]);
     const entry = view.page.getByRole('group', { name: 'Tool call everything__echo' });
-    expect(await entry.locator('summary .tool-name').textContent()).toBe('everything › echo');
-    expect(await entry.locator('summary .tool-args').textContent()).toBe('message="hi"');
+    expect(await entry.locator('.tool-toggle .tool-name').textContent()).toBe('everything › echo');
+    expect(await entry.locator('.tool-toggle .tool-args').textContent()).toBe('message="hi"');
     await view.send({ type: 'tool', id: 'e1', status: 'ok', output: 'Echo: hi', headline: 'everything › echo · 8 B' });
     await expect.poll(() => entry.locator('.tool-headline').textContent()).toBe('everything › echo · 8 B');
     expect(await entry.locator('.tool-call').textContent()).toBe('everything › echo message="hi"');

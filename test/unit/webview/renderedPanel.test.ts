@@ -129,7 +129,9 @@ describe('model output in the panel', () => {
     const view = await openStandaloneWebview(browser);
     const meter = { contextTokens: 45_200, contextWindow: 200_000, inputTokens: 120_500, outputTokens: 3_400, cacheReadTokens: 80_000 };
     await view.send({ type: 'init', entries: [], model: configured, meter });
-    const status = view.page.getByRole('status', { name: 'Token usage' });
+    // Shown, not announced: the meter is no live region (a screen reader is not told every count).
+    const status = view.page.locator('.meter');
+    expect(await status.getAttribute('role')).toBeNull();
     expect((await status.textContent())?.replace(/\s+/g, ' ').trim()).toBe('Context 45.2k / 200.0k (23%) · this chat: 120.5k in, 3.4k out, 80.0k cached');
     await view.send({ type: 'usage', ...meter, promptCost: 0.0123, chatCost: 1.5 });
     expect((await status.textContent())?.replace(/\s+/g, ' ').trim()).toBe('Context 45.2k / 200.0k (23%) · this chat: 120.5k in, 3.4k out, 80.0k cached, $1.50 · last prompt $0.0123');
@@ -238,7 +240,7 @@ describe('model output in the panel', () => {
     const opened = view.page.getByRole('region', { name: 'Subagent builder' });
     expect(await opened.getByLabel('Its tools').textContent()).toBe('Tools: read, grep, bash');
     expect(await opened.locator('.message.user').textContent()).toBe('Create y.');
-    expect(await opened.locator('.tool-status').textContent()).toBe('ok');
+    expect(await opened.locator('.tool-status').textContent()).toBe('done');
     expect(await opened.locator('.message.assistant strong').textContent()).toBe('y');
     expect(await opened.textContent()).not.toContain('not shown here');
     expect(await view.page.locator('.message.user').allTextContents()).toEqual(['Create y.']); // the chat is behind it
