@@ -131,6 +131,6 @@ test('a retried model request is posted as it happens (not recorded), for the pa
     signal: new AbortController().signal,
     onEvent: (e) => transcript.apply(e),
   });
-  expect(posted.filter((m) => m.type === 'retry')).toEqual([{ type: 'retry', attempt: 1, delayMs: 0, error: 'openai answered 503: 503 scripted 503' }]);
+  expect(posted.filter((m) => m.type === 'retry')).toEqual([{ type: 'retry', attempt: 1, delayMs: 0, error: 'openai answered 503: scripted 503' }]);
   expect(transcript.entries.map((e) => e.kind)).toEqual(['assistant']);
 });
