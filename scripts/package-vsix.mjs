@@ -1,19 +1,35 @@
 #!/usr/bin/env node
 // `npm run package`: a production build packed into dist-vsix/peon-<version>.vsix by
 // @vscode/vsce, offline (vsce runs the `vscode:prepublish` production build). The
-// bundles carry their dependencies, so no node_modules ship; .vscodeignore leaves out sourcemaps.
+// bundles carry their dependencies, so no node_modules ship; .vscodeignore lists what does.
+// The same VSIX is what Open VSX takes (`ovsx publish <file>`): test/unit/publish.test.ts
+// checks the manifest against Open VSX's own rules.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './paths.mjs';
 
-const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
 const outDir = path.join(repoRoot, 'dist-vsix');
-const out = path.join(outDir, `peon-${version}.vsix`);
+const out = path.join(outDir, `peon-${manifest.version}.vsix`);
 fs.mkdirSync(outDir, { recursive: true });
-execFileSync(
-  path.join(repoRoot, 'node_modules', '.bin', 'vsce'),
-  ['package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', out],
-  { cwd: repoRoot, stdio: 'inherit' },
-);
+
+const args = ['package', '--no-dependencies', '--out', out];
+if (!manifest.repository) {
+  // Peon has no public repository yet, and a made-up URL would send people nowhere. Without
+  // one, vsce asks whether to go on (the flag answers) and cannot turn the README's relative
+  // images into URLs, so it refuses them: the VSIX gets the README without its images (VS
+  // Code's extension page could not show them from the package anyway: it loads README
+  // images only from https: and data: URLs). With a `repository`, vsce points them there.
+  const readme = path.join(outDir, 'README.md');
+  fs.writeFileSync(readme, withoutRelativeImages(fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8')));
+  args.push('--allow-missing-repository', '--readme-path', path.relative(repoRoot, readme));
+  console.log('package.json names no repository: the packaged README leaves out its images.');
+}
+execFileSync(path.join(repoRoot, 'node_modules', '.bin', 'vsce'), args, { cwd: repoRoot, stdio: 'inherit' });
 console.log(`${path.relative(repoRoot, out)}: ${(fs.statSync(out).size / 1024).toFixed(1)} KiB`);
+
+/** The Markdown without its images on lines of their own whose target is a path, not a URL. */
+function withoutRelativeImages(markdown) {
+  return markdown.replace(/^!\[[^\]]*\]\((?![a-z]+:)[^)]*\)\n(\n(?=\S))?/gm, '');
+}

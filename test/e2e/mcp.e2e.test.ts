@@ -120,8 +120,8 @@ test('the MCP section lists both servers ready with their tools; a tool turned o
   const chat = await openPeonView(page);
 
   // The MCP section: the server ready with its tools, each with its toggle.
-  const button = chat.getByRole('button', { name: /^MCP servers:/ });
-  await expect.poll(() => button.getAttribute('aria-label'), { timeout: UI_WAIT }).toBe('MCP servers: 2 ready');
+  const button = chat.getByRole('button', { name: /^MCP / });
+  await expect.poll(() => button.getAttribute('title'), { timeout: UI_WAIT }).toBe('The MCP servers of this window: 2 ready');
   await button.click();
   const row = chat.getByRole('region', { name: 'MCP servers' }).getByRole('listitem', { name: 'MCP server everything' });
   await row.waitFor({ timeout: UI_WAIT });

@@ -107,7 +107,7 @@ test('#9, #1: a message sent before setup waits; OpenAI or compatible asks where
   // Written where it applies in this remote window: the remote machine's settings, base URL included.
   expect(machineSettings()).toMatchObject({ 'peon.model.provider': 'openai', 'peon.model.id': 'google/gemma-3-12b', 'peon.model.baseUrl': lmStudio.openaiUrl });
   const chip = chat.getByRole('button', { name: /^Model: / });
-  expect(await chip.getAttribute('aria-label')).toBe(`Model: google/gemma-3-12b (127.0.0.1:${lmStudio.port}). Choose another model`);
+  expect(await chip.getAttribute('aria-label')).toBe(`Model: google/gemma-3-12b, 127.0.0.1:${lmStudio.port}. Choose another model`);
   await page.screenshot({ path: path.join(shots, 'setup-chip-light.png') });
 });
 
@@ -129,7 +129,7 @@ test('#9: the chip shows the model and switches it: Select Model, another server
   await pick(page, 'OpenAI or compatible: where is the server?', 'Another server…');
   await type(page, 'OpenAI or compatible: the base URL', vllm.openaiUrl);
   await pick(page, `Which model of 127.0.0.1:${vllm.port}?`, 'Qwen/Qwen2.5-Coder-7B-Instruct');
-  await expect.poll(() => chip.getAttribute('aria-label'), { timeout: UI_WAIT }).toBe(`Model: Qwen/Qwen2.5-Coder-7B-Instruct (127.0.0.1:${vllm.port}). Choose another model`);
+  await expect.poll(() => chip.getAttribute('aria-label'), { timeout: UI_WAIT }).toBe(`Model: Qwen/Qwen2.5-Coder-7B-Instruct, 127.0.0.1:${vllm.port}. Choose another model`);
 
   vllm.script({ text: 'vLLM here.' });
   await sendMessage(chat, 'who answers now?');
@@ -173,7 +173,7 @@ test('#10: a closed port is named in the notice with Retry and Select Model; Ret
   await type(page, 'OpenAI or compatible: the base URL', url);
   // Nothing listens there: the model is typed.
   await type(page, `Which model of 127.0.0.1:${port}?`, 'late-model');
-  await expect.poll(() => chat.getByRole('button', { name: /^Model: / }).getAttribute('aria-label'), { timeout: UI_WAIT }).toContain(`late-model (127.0.0.1:${port})`);
+  await expect.poll(() => chat.getByRole('button', { name: /^Model: / }).getAttribute('aria-label'), { timeout: UI_WAIT }).toContain(`late-model, 127.0.0.1:${port}`);
 
   await page.getByRole('button', { name: 'New Chat' }).click();
   await sendMessage(chat, 'are you there?');

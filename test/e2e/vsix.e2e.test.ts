@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,9 +16,13 @@ const vsix = path.join(repoRoot, 'dist-vsix', `peon-${manifest.version}.vsix`);
 let server: Awaited<ReturnType<typeof startCodeServer>>;
 let browser: Browser;
 let workspace: string;
+/** What `npm run package` printed (vsce's warnings included). */
+let packaging: string;
 
 beforeAll(async () => {
-  execFileSync(process.execPath, ['scripts/package-vsix.mjs'], { cwd: repoRoot, stdio: 'ignore' });
+  const run = spawnSync(process.execPath, ['scripts/package-vsix.mjs'], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  packaging = `${run.stdout}${run.stderr}`;
+  if (run.status !== 0) throw new Error(`npm run package failed:\n${packaging}`);
   workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-vsix-'));
   server = await startCodeServer({ workspace, install: [vsix] });
   browser = await launchBrowser();
@@ -32,12 +36,21 @@ afterAll(async () => {
   execFileSync(process.execPath, ['esbuild.mjs', '--quiet'], { cwd: repoRoot, stdio: 'ignore' });
 });
 
-test('the VSIX holds only what runs', () => {
+const unzip = (entry: string): string => execFileSync('unzip', ['-p', vsix, entry], { encoding: 'utf8' });
+
+test('vsce packs it without a warning', () => {
+  expect(packaging).toContain('DONE  Packaged');
+  expect(packaging).not.toMatch(/WARNING|ERROR/);
+});
+
+test('the VSIX holds only what runs, and what VS Code and the registries show of it', () => {
   const listing = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8' }).trim().split('\n').sort();
   expect(listing).toEqual(
     [
       '[Content_Types].xml',
       'extension.vsixmanifest',
+      'extension/LICENSE.txt',
+      'extension/changelog.md',
       'extension/dist/bin/rg',
       'extension/dist/extension.js',
       'extension/dist/panel.js',
@@ -49,11 +62,27 @@ test('the VSIX holds only what runs', () => {
       'extension/dist/webview/main.js',
       'extension/dist/wasm/tree-sitter-bash.wasm',
       'extension/dist/wasm/tree-sitter.wasm',
+      'extension/media/icon.png',
       'extension/media/peon.svg',
       'extension/package.json',
       'extension/readme.md',
     ].sort(),
   );
+});
+
+test('its manifest is one Open VSX accepts: identity, licence, icon; the README without its repository-relative screenshot', () => {
+  // Open VSX reads the identity from extension.vsixmanifest and the licence from extension/package.json
+  // (eclipse/openvsx ExtensionProcessor.java); test/unit/publish.test.ts checks the fields' values.
+  const vsixManifest = unzip('extension.vsixmanifest');
+  expect(vsixManifest).toContain(`<Identity Language="en-US" Id="${manifest.name}" Version="${manifest.version}" Publisher="${manifest.publisher}" />`);
+  expect(vsixManifest).toContain('<License>extension/LICENSE.txt</License>');
+  expect(vsixManifest).toContain('<Icon>extension/media/icon.png</Icon>');
+  expect(vsixManifest).toContain('Type="Microsoft.VisualStudio.Services.Content.Changelog" Path="extension/changelog.md"');
+  expect(JSON.parse(unzip('extension/package.json')).license).toBe('Apache-2.0');
+  expect(unzip('extension/LICENSE.txt')).toBe(fs.readFileSync(path.join(repoRoot, 'LICENSE'), 'utf8'));
+  const readme = unzip('extension/readme.md');
+  expect(readme.startsWith('# Peon\n\nPeon is a coding agent')).toBe(true);
+  expect(readme).not.toMatch(/!\[[^\]]*\]\(media\//);
 });
 
 test('installed from the VSIX, Peon opens and renders its composer', async () => {

@@ -18,17 +18,17 @@ test('the chip names the model and where it runs, follows a change, and a click 
   const view = await openStandaloneWebview(browser, { width: 300 });
   await view.send({ type: 'init', entries: [], model: local });
   const chip = view.page.getByRole('button', { name: /^Model: / });
-  expect(await chip.getAttribute('aria-label')).toBe('Model: qwen2.5-coder:7b (127.0.0.1:11434). Choose another model');
+  expect(await chip.getAttribute('aria-label')).toBe('Model: qwen2.5-coder:7b, 127.0.0.1:11434. Choose another model');
   expect((await chip.textContent())?.replace(/\s+/g, ' ').trim()).toBe('qwen2.5-coder:7b 127.0.0.1:11434 ▾');
   // It sits right above the composer.
   const [chipBox, composerBox] = await Promise.all([chip.boundingBox(), view.page.getByRole('textbox', { name: 'Message Peon' }).boundingBox()]);
   expect(composerBox!.y - (chipBox!.y + chipBox!.height)).toBeLessThan(16);
 
   for (const [model, label] of [
-    [{ state: 'configured', provider: 'openai', model: 'gpt-5.5' }, 'Model: gpt-5.5 (OpenAI). Choose another model'],
-    [{ state: 'configured', provider: 'openai', model: 'gpt-5.5', endpoint: 'api.openai.com' }, 'Model: gpt-5.5 (OpenAI). Choose another model'],
-    [{ state: 'configured', provider: 'anthropic', model: 'claude-sonnet-5-5' }, 'Model: claude-sonnet-5-5 (Anthropic). Choose another model'],
-    [{ state: 'configured', provider: 'vscode-lm', model: 'copilot-gpt' }, 'Model: copilot-gpt (VS Code). Choose another model'],
+    [{ state: 'configured', provider: 'openai', model: 'gpt-5.5' }, 'Model: gpt-5.5, OpenAI. Choose another model'],
+    [{ state: 'configured', provider: 'openai', model: 'gpt-5.5', endpoint: 'api.openai.com' }, 'Model: gpt-5.5, OpenAI. Choose another model'],
+    [{ state: 'configured', provider: 'anthropic', model: 'claude-sonnet-5-5' }, 'Model: claude-sonnet-5-5, Anthropic. Choose another model'],
+    [{ state: 'configured', provider: 'vscode-lm', model: 'copilot-gpt' }, 'Model: copilot-gpt, VS Code. Choose another model'],
     [{ state: 'unconfigured' }, 'Model: No model yet. Choose another model'],
   ] as const) {
     await view.send({ type: 'model', model });
