@@ -5,7 +5,7 @@
 // joins them into the two directions' unions.
 import * as z from 'zod';
 import { AppendMessage, DeltaMessage, MAX_MESSAGE_CHARS, ToolMessage, TranscriptEntry, TranscriptUpdate } from './transcript';
-import { ApprovalCard, Grant } from './approvalCard';
+import { AlwaysRule, ApprovalCard, Grant } from './approvalCard';
 import { AGENT_NAME, AgentInfo, McpServerInfo, MemoryInfo, Meter, Mode, ModelStatus, QuestionRequest, SkillInfo, TODO_STATUSES, TodoItem } from './panelState';
 
 const id = z.string().min(1).max(100);
@@ -64,6 +64,10 @@ export const HostMessage = z.discriminatedUnion('type', [
     enabledTools: z.number().int().min(0),
     maxTools: z.number().int().min(1),
   }),
+  /** The permanent rules added from cards ("Always allow"), as they are now in user settings. */
+  z.object({ type: z.literal('rules'), rules: z.array(AlwaysRule).max(1000) }),
+  /** Put the cursor in the composer (Focus Chat, New Chat), or on a pending card (its notification's Show). */
+  z.object({ type: z.literal('focus'), target: z.enum(['composer', 'approval']), id: id.optional() }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -114,6 +118,10 @@ export const WebviewMessage = z.discriminatedUnion('type', [
     z.object({ type: z.literal('setup'), choice: z.enum(['anthropic', 'openai']) }),
     z.object({ type: z.literal('setup'), choice: z.enum(['local', 'vscode-lm']), model: z.string().min(1).max(200) }),
   ]),
+  /** Remove a permanent rule added from a card; the host removes it only when it is one of those. */
+  z.object({ type: z.literal('removeRule'), tool: z.string().min(1).max(200), pattern: z.string().min(1).max(20_000) }),
+  /** Open the user settings (JSON) at peon.permission.rules. */
+  z.object({ type: z.literal('openRules') }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

@@ -19,12 +19,14 @@ describe('webview -> host messages are validated', () => {
     [{ type: 'mcpServer', name: 'everything', action: 'approve' }],
     [{ type: 'mcpTool', name: 'everything__echo', enabled: false }],
     [{ type: 'openFile', path: 'src/index.js', line: 12 }],
+    [{ type: 'removeRule', tool: 'bash', pattern: 'npm run ts --if-present' }],
+    [{ type: 'openRules' }],
   ])('accepts %j', (raw) => {
     expect(parseWebviewMessage(raw)).toEqual({ ok: true, message: raw });
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' \| 'removeRule' \| 'openRules' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -39,6 +41,7 @@ describe('webview -> host messages are validated', () => {
     ['a file line of 0', { type: 'openFile', path: 'a.js', line: 0 }, /at line/],
     ['a file without a path', { type: 'openFile', path: '' }, /at path/],
     ['an MCP tool toggle as a string', { type: 'mcpTool', name: 'everything__echo', enabled: 'false' }, /expected boolean.*at enabled/],
+    ['a rule to remove without a pattern', { type: 'removeRule', tool: 'bash', pattern: '' }, /at pattern/],
   ])('rejects %s', (_what, raw, error) => {
     const parsed = parseWebviewMessage(raw);
     expect(parsed.ok).toBe(false);
@@ -89,6 +92,11 @@ describe('host -> webview messages are validated', () => {
     const changes = [{ tool: 'echo', before: 'name: echo', after: 'name: echo\nmore', diff: '@@ -1 +1,2 @@\n name: echo\n+more' }];
     const card = { id: 'a1', tool: 'everything', risk: 'process', summary: { kind: 'mcp-tools', server: 'everything', changes }, source: 's', reasons: [], grantable: [], sessionGrants: [], canAlways: false, canOpenDiff: false };
     expect(parseHostMessage({ type: 'approval', card }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'approval', card: { ...card, destructive: ['rm -rf build deletes build'] } }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'grants', grants: [{ tool: 'bash', pattern: 'node -e x()', text: 'node -e "x()"' }] }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'rules', rules: [{ tool: 'bash', pattern: 'npm run ts --if-present' }] }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'focus', target: 'composer' }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'focus', target: 'approval', id: 'a1' }).ok).toBe(true);
   });
 
   test.each([
@@ -100,6 +108,8 @@ describe('host -> webview messages are validated', () => {
     ['a skill whose fork is a string', { type: 'skills', skills: [{ name: 'x', description: '', source: 's', fork: 'yes' }], problems: [] }],
     ['a memory entry of unknown kind', { type: 'memory', enabled: true, entries: [{ id: 'x', kind: 'secret', title: 't', file: 'f', stale: false }] }],
     ['memory without enabled', { type: 'memory', entries: [] }],
+    ['a focus target outside the set', { type: 'focus', target: 'terminal' }],
+    ['a rule without a pattern', { type: 'rules', rules: [{ tool: 'bash' }] }],
   ])('rejects %s', (_what, raw) => {
     expect(parseHostMessage(raw).ok).toBe(false);
   });
@@ -138,6 +148,8 @@ test('dispatch calls the handler of the message type, and only it', () => {
     mcpServer: () => seen.push('mcpServer'),
     mcpTool: () => seen.push('mcpTool'),
     openFile: () => seen.push('openFile'),
+    removeRule: () => seen.push('removeRule'),
+    openRules: () => seen.push('openRules'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
   dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });
