@@ -2,7 +2,7 @@
 // Anthropic Messages (POST /v1/messages) and OpenAI Chat Completions
 // (POST /v1/chat/completions). Each request takes the next scripted reply:
 //   { text?, toolCalls?: [{ id, name, arguments }], thinking?, cut?: 'in-tool-call',
-//     status?, retryAfter?, stall? }
+//     status?, retryAfter?, stall?, hold?: Promise (the reply waits for it) }
 // `route(name, …)` scripts one subagent's requests apart from the rest, and every request body is recorded (an Anthropic request without `stream` gets the
 // message as JSON). Loopback only.
 import http from 'node:http';
@@ -100,26 +100,32 @@ export async function startModelServer({ port = 0, models = ['fake-model'] } = {
         res.end(JSON.stringify({ type: 'error', error: { type: 'scripted', message: `scripted ${reply.status}` } }));
         return;
       }
-      const parsed = JSON.parse(body);
-      if (protocol === 'anthropic' && !parsed.stream) {
-        // A request without `stream`: the whole message as JSON.
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: 'msg_fake', type: 'message', role: 'assistant', model: parsed.model, content: [{ type: 'text', text: reply.text ?? '' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 100, output_tokens: 20 } }));
-        return;
+      // `hold`: a promise the reply waits for (a test does something first, e.g. hides the panel).
+      if (reply.hold) void reply.hold.then(respond);
+      else respond();
+
+      function respond() {
+        const parsed = JSON.parse(body);
+        if (protocol === 'anthropic' && !parsed.stream) {
+          // A request without `stream`: the whole message as JSON.
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ id: 'msg_fake', type: 'message', role: 'assistant', model: parsed.model, content: [{ type: 'text', text: reply.text ?? '' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 100, output_tokens: 20 } }));
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        if (reply.stall) {
+          open.add(res);
+          res.write(': stalled\n\n');
+          return;
+        }
+        const model = parsed.model;
+        if (protocol === 'anthropic') for (const [type, data] of anthropicEvents(reply, model)) res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+        else {
+          for (const c of openaiChunks(reply, model)) res.write(`data: ${JSON.stringify(c)}\n\n`);
+          if (!reply.cut) res.write('data: [DONE]\n\n');
+        }
+        res.end();
       }
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      if (reply.stall) {
-        open.add(res);
-        res.write(': stalled\n\n');
-        return;
-      }
-      const model = parsed.model;
-      if (protocol === 'anthropic') for (const [type, data] of anthropicEvents(reply, model)) res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-      else {
-        for (const c of openaiChunks(reply, model)) res.write(`data: ${JSON.stringify(c)}\n\n`);
-        if (!reply.cut) res.write('data: [DONE]\n\n');
-      }
-      res.end();
     });
   });
   await new Promise((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
