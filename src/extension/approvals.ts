@@ -1,13 +1,17 @@
 // Approval cards in the panel (DESIGN.md §5, §7): the broker's pending requests become
 // cards the webview renders from the typed summary; answers come back by id. "Always
-// allow" writes a pattern rule to user settings (never the workspace's); "Open diff"
-// shows the proposal in VS Code's diff editor. Starting a project's MCP server and taking
-// back a changed MCP tool are approved once, here and now: no grant, no rule.
+// allow" writes a pattern rule to user settings (never the workspace's, never for a
+// destructive call; alwaysRules.ts); "Open diff" shows the proposal in VS Code's diff
+// editor. Starting a project's MCP server and taking back a changed MCP tool are
+// approved once, here and now: no grant, no rule. What waits is counted on the view's
+// badge, and announced when the panel is hidden (approvalAttention.ts).
 import * as vscode from 'vscode';
 import { ApprovalBroker } from '../core/permissions/approvals';
 import type { ApprovalReply, ApprovalRequest } from '../core/permissions/approvals';
 import { cutText as cut } from '../shared/format';
 import { isAgentType, type ApprovalCard, type HostMessage } from '../shared/messages';
+import { AlwaysRules, openRules, userRules } from './alwaysRules';
+import { ApprovalAttention, type AttentionFace } from './approvalAttention';
 import { ProposalEditor } from './proposalEditor';
 import { runtime } from './runtime';
 
@@ -26,6 +30,9 @@ export class ApprovalCards implements vscode.Disposable {
   /** The model's call id of each pending request, so its tool card can say it waits. */
   private readonly callIds = new Map<string, string>();
   private readonly proposals: ProposalEditor;
+  private readonly rules: AlwaysRules;
+  private readonly attention: ApprovalAttention | undefined;
+  private readonly subscription: vscode.Disposable;
 
   constructor(
     private readonly post: (message: HostMessage) => void,
@@ -33,8 +40,12 @@ export class ApprovalCards implements vscode.Disposable {
     storageUri: vscode.Uri,
     /** A call starts or stops waiting for the person. */
     private readonly onWaiting: (callId: string, waiting: boolean) => void = () => {},
+    /** The panel around the cards: its view (the badge), how to show it, where rules added from cards are remembered. */
+    face?: AttentionFace & { readonly memento: vscode.Memento },
   ) {
     this.proposals = new ProposalEditor(storageUri);
+    this.rules = new AlwaysRules(face?.memento);
+    this.attention = face ? new ApprovalAttention(face) : undefined;
     this.broker = new ApprovalBroker({
       onRequest: (id, request) => {
         const card = cardOf(id, request);
@@ -44,6 +55,7 @@ export class ApprovalCards implements vscode.Disposable {
           this.onWaiting(request.callId, true);
         }
         this.post({ type: 'approval', card });
+        this.attention?.update(this.pending(), card);
       },
       onSettled: (id) => {
         this.cards.delete(id);
@@ -52,8 +64,33 @@ export class ApprovalCards implements vscode.Disposable {
         if (callId) this.onWaiting(callId, false);
         void this.proposals.close(id);
         this.post({ type: 'approvalSettled', id });
+        this.attention?.update(this.pending());
       },
     });
+    // A rule removed or edited by hand leaves the list too.
+    this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('peon.permission.rules')) this.postRules();
+    });
+  }
+
+  /** A view resolved again: its badge shows what waits. */
+  refreshBadge(): void {
+    this.attention?.update(this.pending());
+  }
+
+  /** The permanent rules added from cards, as they are in user settings now. */
+  postRules(): void {
+    this.post({ type: 'rules', rules: this.rules.list() });
+  }
+
+  /** Removes a rule added from a card (the panel's ×); anything else is left alone. */
+  async removeRule(tool: string, pattern: string): Promise<void> {
+    if (!(await this.rules.remove(tool, pattern))) this.log.warn(`Did not remove the rule ${tool} ${JSON.stringify(pattern)}: it is not one added from a card, or it is gone.`);
+    this.postRules();
+  }
+
+  openRules(): void {
+    void openRules();
   }
 
   /** Pending cards, sent again when the webview reloads. */
@@ -81,9 +118,12 @@ export class ApprovalCards implements vscode.Disposable {
       this.log.warn(`Approval ${id} was withdrawn while it was being answered; nothing was allowed.`);
       return;
     }
-    if (scope === 'always') await alwaysAllow(request.tool, request.permission.grantable);
+    const wrote = scope === 'always' && (await this.rules.add(request.tool, request.permission.grantable));
     const reply: ApprovalReply = { approved: true, scope, ...(edited !== undefined ? { edited } : {}) };
     if (!this.broker.answer(id, reply)) this.log.warn(`Approval ${id} was withdrawn while it was being answered.`);
+    if (!wrote) return;
+    this.postRules();
+    void this.rules.confirm(request.tool, request.permission.grantable);
   }
 
   async openDiff(id: string): Promise<void> {
@@ -97,6 +137,7 @@ export class ApprovalCards implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.subscription.dispose();
     this.broker.cancelAll();
     void this.proposals.closeAll();
   }
@@ -132,6 +173,7 @@ function cardOf(id: string, request: ApprovalRequest): ApprovalCard {
   const { assessment, permission } = request;
   const summary = shownSummary(assessment.summary);
   const once = ONCE_ONLY.has(summary.kind);
+  const destructive = (permission.destructive?.length ?? 0) > 0;
   return {
     id,
     tool: cut(request.tool, 200),
@@ -140,24 +182,24 @@ function cardOf(id: string, request: ApprovalRequest): ApprovalCard {
     source: permission.source,
     reasons: [...permission.reasons],
     grantable: once ? [] : [...permission.grantable],
-    sessionGrants: once ? [] : [...permission.sessionGrants],
-    canAlways: !once && permission.grantable.length > 0 && !permission.grantable.some((p) => GLOB_CHARS.test(p)) && typeof userRules()[request.tool] !== 'string',
+    sessionGrants: once ? [] : sessionShown(request),
+    // Never a permanent rule for what destroys data, nor one that would match more than this call.
+    canAlways: !once && !destructive && permission.grantable.length > 0 && !permission.grantable.some((p) => GLOB_CHARS.test(p)) && typeof userRules()[request.tool] !== 'string',
+    ...(destructive ? { destructive: permission.destructive!.slice(0, 200).map((why) => cut(why, 20_000)) } : {}),
     canOpenDiff: assessment.proposal !== undefined,
     // A subagent's call is labelled with its name and type.
     ...(request.agentType && isAgentType(request.agentType) ? { agent: request.agent, agentType: request.agentType } : {}),
   };
 }
 
-function userRules(): Record<string, unknown> {
-  const value = vscode.workspace.getConfiguration('peon').inspect<Record<string, unknown>>('permission.rules')?.globalValue;
-  return value && typeof value === 'object' ? value : {};
-}
-
-/** Adds `{pattern: "allow"}` rules for `tool` to the user's peon.permission.rules. */
-async function alwaysAllow(tool: string, patterns: readonly string[]): Promise<void> {
-  const rules = userRules();
-  const existing = rules[tool];
-  if (typeof existing === 'string') return;
-  const merged = { ...(existing && typeof existing === 'object' ? existing : {}), ...Object.fromEntries(patterns.map((p) => [p, 'allow'])) };
-  await vscode.workspace.getConfiguration('peon').update('permission.rules', { ...rules, [tool]: merged }, vscode.ConfigurationTarget.Global);
+/**
+ * What "Allow for this chat" covers as the person reads it: a command's segments as
+ * written (the grant itself matches their words), without the folder the card names.
+ */
+function sessionShown({ permission, assessment }: ApprovalRequest): string[] {
+  const texts = permission.sessionText?.length === permission.sessionGrants.length ? permission.sessionText : permission.sessionGrants;
+  const summary = assessment.summary;
+  if (summary.kind !== 'command' || summary.cwd === '.') return [...texts];
+  const place = ` (in ${summary.cwd})`;
+  return texts.map((text) => (text.endsWith(place) ? text.slice(0, -place.length) : text));
 }

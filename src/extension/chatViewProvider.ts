@@ -30,6 +30,7 @@ import { ChatContext } from './chatContext';
 import type { EditorChat } from './editorContext';
 import type { ContextChip } from '../shared/contextChips';
 import { copyText, insertAtCursor } from './codeBlockActions';
+import { PanelFocus } from './panelFocus';
 
 
 /** What the webview reported when it mounted (the in-host tests await this). */
@@ -62,6 +63,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   );
   /** The context block each message carried (by its transcript entry), for its turn: sent, held for a model, or retried. */
   private readonly attached = new Map<string, string>();
+  /** Where the cursor goes when a command shows the panel. */
+  private readonly focus = new PanelFocus((message) => this.post(message));
   private readonly questions: QuestionModal;
   private readonly todos: PanelTodos;
   private readonly agents: PanelAgents;
@@ -94,10 +97,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly globalStorageUri?: vscode.Uri,
   ) {
     this.sessions = new SessionStore(vscode.Uri.joinPath(storageUri, 'sessions').fsPath);
+    // The cards' badge is this view's; a waiting card's notification shows the panel on it.
+    const face = { view: () => this.view, reveal: (id?: string) => void this.focus.show(id ? { target: 'approval', id } : { target: 'composer' }), memento: mcpContext.globalState };
     this.approvals = new ApprovalCards((message) => this.post(message), log, storageUri, (callId, waiting) => {
       this.transcript.awaiting(callId, waiting);
       this.agents.awaiting(callId, waiting);
-    });
+    }, face);
     this.agents = new PanelAgents(
       (message) => this.post(message),
       (text) => this.transcript.append({ kind: 'notice', level: 'info', text }),
@@ -170,6 +175,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(root, 'main.css')).toString(),
     });
     const subscription = view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw));
+    this.focus.attach(view);
+    this.approvals.refreshBadge();
     view.onDidDispose(() => {
       subscription.dispose();
       if (this.view !== view) return;
@@ -189,6 +196,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.transcript.clear();
     this.agents.clear();
     this.postInit();
+  }
+
+  /** Shows the panel with the cursor in the composer (Focus Chat, New Chat). */
+  focusComposer(): Promise<void> {
+    return this.focus.show({ target: 'composer' });
   }
 
   /** What is allowed for this chat's session (the panel lists it; in-host tests read it). */
@@ -427,6 +439,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           if (this.model.state === 'unconfigured') setImmediate(() => void setupChoices().then((choices) => this.post({ type: 'localModels', ...choices })));
           this.rendered.resolve({ composer: message.composer });
           this.renderedSettled = true;
+          this.focus.ready();
         },
         send: (message) => void this.send(message.text, message.chips),
         stop: () => this.stop(),
@@ -458,6 +471,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         findFiles: (message) => void this.context.find(message.query),
         copyText: (message) => void copyText(message.text),
         insertAtCursor: (message) => void insertAtCursor(message.text),
+        removeRule: (message) => void this.approvals.removeRule(message.tool, message.pattern),
+        openRules: () => this.approvals.openRules(),
       },
       parsed.message,
     );
@@ -468,6 +483,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const { entries, meter } = this.transcript;
     this.post({ type: 'init', entries, model: this.model, ...(meter ? { meter } : {}) });
     this.postState();
+    this.approvals.postRules();
     for (const card of this.approvals.pending()) this.post({ type: 'approval', card });
     for (const request of this.questions.pending()) this.post({ type: 'question', request });
     this.agents.postAll();

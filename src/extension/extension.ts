@@ -23,8 +23,12 @@ export function activate(context: vscode.ExtensionContext): PeonApi {
   context.subscriptions.push(
     log,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, { resolveWebviewView: (view) => open().chat.resolveWebviewView(view) }),
-    vscode.commands.registerCommand('peon.focusChat', () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`)),
-    vscode.commands.registerCommand('peon.newChat', () => open().chat.newChat()),
+    // Both put the cursor in the composer, not only focus the view.
+    vscode.commands.registerCommand('peon.focusChat', () => open().chat.focusComposer()),
+    vscode.commands.registerCommand('peon.newChat', () => {
+      open().chat.newChat();
+      return open().chat.focusComposer();
+    }),
     vscode.commands.registerCommand('peon.stop', () => open().chat.stop()),
     vscode.commands.registerCommand('peon.setApiKey', () => open().setApiKey()),
     vscode.commands.registerCommand('peon.selectModel', () => open().selectModel()),

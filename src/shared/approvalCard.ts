@@ -110,10 +110,12 @@ export const ApprovalCard = z.object({
   reasons: z.array(z.string().max(20_000)).max(200),
   /** What "Always allow" would write as rules (command segments or paths). */
   grantable: z.array(z.string().max(20_000)).max(200),
-  /** What "Allow for session" covers (a command's segments with their folder, or paths); empty: only once. */
+  /** What "Allow for this chat" covers, as the person reads it (a command's segments as written, without the folder the card names; or paths); empty: only once. */
   sessionGrants: z.array(z.string().max(20_000)).max(200),
-  /** Whether "Always allow" can write a user rule for this call. */
+  /** Whether "Always allow" can write a user rule for this call (never for a destructive one). */
   canAlways: z.boolean(),
+  /** Why the call destroys data (a destructive command, files deleted): the card says so first. */
+  destructive: z.array(z.string().max(20_000)).max(200).optional(),
   /** Whether the proposal can be opened in VS Code's diff editor. */
   canOpenDiff: z.boolean(),
   /** A subagent's call: its name and type label the card. */
@@ -129,6 +131,12 @@ export const Grant = z.object({
   origin: z.enum(['approval', 'plan']).optional(),
   /** A subagent's own grant (a plan it approved), for its task only. */
   agent: z.string().regex(AGENT_NAME).optional(),
+  /** A command as it was written (quotes kept), shown instead of `pattern` (its words). */
+  text: z.string().max(20_000).optional(),
 });
 export type Grant = z.infer<typeof Grant>;
+
+/** A permanent rule the person added with "Always allow" (kept in user settings, peon.permission.rules), listed apart from the chat's grants. */
+export const AlwaysRule = z.object({ tool: z.string().min(1).max(200), pattern: z.string().min(1).max(20_000) });
+export type AlwaysRule = z.infer<typeof AlwaysRule>;
 

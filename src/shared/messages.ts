@@ -5,7 +5,7 @@
 // joins them into the two directions' unions.
 import * as z from 'zod';
 import { AppendMessage, DeltaMessage, MAX_MESSAGE_CHARS, NoticeAction, RemoveMessage, RetryMessage, ToolMessage, TranscriptEntry, TranscriptUpdate } from './transcript';
-import { ApprovalCard, Grant } from './approvalCard';
+import { AlwaysRule, ApprovalCard, Grant } from './approvalCard';
 import { ContextChip, EditorChip, FileMatch, MAX_CHIPS } from './contextChips';
 import { AGENT_NAME, AgentInfo, LocalServerInfo, McpServerInfo, MemoryInfo, Meter, Mode, ModelStatus, QuestionRequest, SkillInfo, TODO_STATUSES, TodoItem } from './panelState';
 
@@ -74,6 +74,10 @@ export const HostMessage = z.discriminatedUnion('type', [
   /** The `@` picker's entries for `query`: workspace files and folders, best first. */
   z.object({ type: z.literal('fileMatches'), query: z.string().max(200), matches: z.array(FileMatch).max(100) }),
   RetryMessage,
+  /** The permanent rules added from cards ("Always allow"), as they are now in user settings. */
+  z.object({ type: z.literal('rules'), rules: z.array(AlwaysRule).max(1000) }),
+  /** Put the cursor in the composer (Focus Chat, New Chat), or on a pending card (its notification's Show). */
+  z.object({ type: z.literal('focus'), target: z.enum(['composer', 'approval']), id: id.optional() }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -140,6 +144,10 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('copyText'), text: z.string().min(1).max(2_000_000) }),
   /** Insert at Cursor on a code block: the host inserts it into the active text editor, or says there is none. */
   z.object({ type: z.literal('insertAtCursor'), text: z.string().min(1).max(2_000_000) }),
+  /** Remove a permanent rule added from a card; the host removes it only when it is one of those. */
+  z.object({ type: z.literal('removeRule'), tool: z.string().min(1).max(200), pattern: z.string().min(1).max(20_000) }),
+  /** Open the user settings (JSON) at peon.permission.rules. */
+  z.object({ type: z.literal('openRules') }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, runCommand, sendMessage, UI_WAIT, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, runCommand, sendMessage, startNewChat, UI_WAIT, type Workbench } from './workbench';
 
 // A prompt in the panel of a real VS Code: the answer streams from a scripted
 // OpenAI-compatible server, a read tool call appears as a card with its result, then the
@@ -51,7 +51,7 @@ test('prompt -> streamed answer -> a read tool call card with its result -> the 
 
 test('the conversation is saved: after New Chat, Show History brings it back, and it continues', async () => {
   const { page } = workbench;
-  await page.getByRole('button', { name: 'New Chat' }).click();
+  await startNewChat(page);
   const chat = await openPeonView(page);
   await chat.getByText('Ask for a change in this workspace.', { exact: false }).waitFor();
 
@@ -72,7 +72,7 @@ test('the conversation is saved: after New Chat, Show History brings it back, an
 
 test('a command asks on a card; approved, its tool card shows the output while it runs, then the result', async () => {
   const { page } = workbench;
-  await page.getByRole('button', { name: 'New Chat' }).click();
+  await startNewChat(page);
   model.script(
     { toolCalls: [{ id: 'b1', name: 'bash', arguments: JSON.stringify({ command: 'for i in 1 2 3 4; do echo tick$i; sleep 0.7; done', description: 'count slowly' }) }] },
     { text: 'Counted to four.' },
@@ -84,7 +84,7 @@ test('a command asks on a card; approved, its tool card shows the output while i
   const approval = chat.getByRole('group', { name: 'Approval: Run a command' });
   await approval.waitFor({ timeout: UI_WAIT });
   expect(await approval.getByRole('region', { name: 'Command' }).or(approval.locator('pre.command')).first().textContent()).toBe('for i in 1 2 3 4; do echo tick$i; sleep 0.7; done');
-  expect(await approval.locator('.why summary').textContent()).toBe('Asked by default for bash: semi-judge');
+  expect(await approval.locator('.why summary').textContent()).toBe('Why it asks: Commands that are not on the read-only list ask first');
   await approval.getByRole('button', { name: 'Approve', exact: true }).click();
   await approval.waitFor({ state: 'detached', timeout: UI_WAIT });
 
@@ -102,7 +102,7 @@ test('a command runs sandboxed (green line; its write outside the workspace stay
   const { page } = workbench;
   const outside = path.join(path.dirname(workbench.workspace), 'outside.txt');
   const write = `echo written > ${outside}`;
-  await page.getByRole('button', { name: 'New Chat' }).click();
+  await startNewChat(page);
   model.script(
     { toolCalls: [{ id: 's1', name: 'bash', arguments: JSON.stringify({ command: write, description: 'write beside the workspace' }) }] },
     { toolCalls: [{ id: 's2', name: 'bash', arguments: JSON.stringify({ command: write, description: 'write beside the workspace', outside_sandbox: 'the file must be on the host' }) }] },
@@ -135,7 +135,7 @@ test('a command runs sandboxed (green line; its write outside the workspace stay
 
 test('model output renders as Markdown; images, scripts and javascript: links in it stay inert, live and restored', async () => {
   const { page } = workbench;
-  await page.getByRole('button', { name: 'New Chat' }).click();
+  await startNewChat(page);
   const leak = `${model.openaiUrl.replace(/\/v1\/?$/, '')}/leak`;
   const hostile = [
     '## Findings',
@@ -159,7 +159,7 @@ test('model output renders as Markdown; images, scripts and javascript: links in
   };
   await inert();
 
-  await page.getByRole('button', { name: 'New Chat' }).click();
+  await startNewChat(page);
   await runCommand(page, 'Peon: Show History');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'what did you find?' }).first().click();
   await inert();

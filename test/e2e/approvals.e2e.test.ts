@@ -32,7 +32,7 @@ test('a write approved on its card lands on disk; the card showed the diff and w
   const card = chat.getByRole('group', { name: 'Approval: Create hello.txt' });
   await card.waitFor({ timeout: UI_WAIT });
   expect(await card.locator('.diff-row.add').allTextContents()).toEqual(['+hello from Peon']);
-  expect(await card.locator('.why summary').textContent()).toBe('Asked by default for write: semi-ask');
+  expect(await card.locator('.why summary').textContent()).toBe('Why it asks: Changes to files ask first');
   expect(fs.existsSync(path.join(workbench.workspace, 'hello.txt'))).toBe(false);
   // The call's own card says what it waits for, not that it runs.
   const toolCard = chat.getByRole('group', { name: 'Tool call write' });
@@ -90,15 +90,15 @@ test('a proposal edited in the diff editor, then approved, is what lands on disk
   await expect.poll(() => page.locator('.monaco-diff-editor').count(), { timeout: UI_WAIT }).toBe(0);
 });
 
-test('allow for session: the same command runs again without a card; revoked, it asks again', async () => {
+test('allow for this chat: the same command runs again without a card; revoked, it asks again', async () => {
   const touch = (id: string) => ({ toolCalls: [{ id, name: 'bash', arguments: JSON.stringify({ command: 'touch made.txt' }) }] });
   model.script(touch('t1'), { text: 'Touched.' });
   const chat = await ask('touch it');
   const card = chat.getByRole('group', { name: 'Approval: Run a command' });
   await card.waitFor({ timeout: UI_WAIT });
-  await card.getByRole('button', { name: 'Allow for session' }).click();
+  await card.getByRole('button', { name: 'Allow touch made.txt for this chat' }).click();
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Touched.']);
-  const grants = chat.getByRole('region', { name: 'Allowed for this session' });
+  const grants = chat.getByRole('region', { name: 'Allowed for this chat' });
   expect((await grants.textContent())?.replace(/\s+/g, ' ')).toContain('bash touch made.txt');
 
   // The same chat: the granted command runs with no card.
@@ -123,7 +123,7 @@ test('"Always allow" writes a rule to user settings, never the workspace\'s; the
   const chat = await ask('touch always');
   const card = chat.getByRole('group', { name: 'Approval: Run a command' });
   await card.waitFor({ timeout: UI_WAIT });
-  await card.getByRole('button', { name: 'Always allow' }).click();
+  await card.getByRole('button', { name: 'Always allow touch always.txt — saved in your user settings' }).click();
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Done.']);
   await expect.poll(() => JSON.parse(fs.readFileSync(workbench.userSettingsFile, 'utf8'))['peon.permission.rules'], { timeout: UI_WAIT }).toEqual({ bash: { 'touch always.txt': 'allow' } });
   expect(fs.existsSync(path.join(workbench.workspace, '.vscode', 'settings.json'))).toBe(false);
@@ -157,7 +157,7 @@ test('a write to a file open with unsaved changes asks, says so, and the unsaved
   await card.locator('.why summary').click();
   expect(await card.locator('.why li').first().textContent()).toBe('README.md is open in the editor with unsaved changes: approving writes the file on disk, and your unsaved text stays in the editor');
   // Nothing to grant for a file with unsaved changes: each such write asks.
-  expect(await card.getByRole('button', { name: 'Allow for session' }).count()).toBe(0);
+  expect(await card.getByRole('button', { name: /for this chat$/ }).count()).toBe(0);
   await card.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Rewrote it.']);
   expect(fs.readFileSync(path.join(workbench.workspace, 'README.md'), 'utf8')).toBe('# project, rewritten by Peon\n');

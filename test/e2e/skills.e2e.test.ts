@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, sendMessage, UI_WAIT, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, sendMessage, startNewChat, UI_WAIT, type Workbench } from './workbench';
 
 // Skills and memory in the real VS Code (issue 14): `/` in the composer offers the
 // workspace's skills and the one picked reaches the model as its `<skill:name>` block,
@@ -39,11 +39,7 @@ afterAll(async () => {
 const call = (id: string, name: string, input: unknown) => ({ toolCalls: [{ id, name, arguments: JSON.stringify(input) }] });
 const peonSays = (chat: Awaited<ReturnType<typeof openPeonView>>) => chat.getByRole('article', { name: 'Peon' });
 
-async function newChat() {
-  const chat = await openPeonView(workbench.page);
-  await workbench.page.getByRole('button', { name: 'New Chat' }).click();
-  return chat;
-}
+const newChat = () => startNewChat(workbench.page);
 
 test('/ offers the skills; the one picked runs: its chip under the message, its block in the request', async () => {
   const chat = await newChat();

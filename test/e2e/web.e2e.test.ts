@@ -8,7 +8,7 @@ import { startModelServer } from '../fakes/modelServer.mjs';
 import { openPeonWorkbench, sendInNewChat, UI_WAIT, type Workbench } from './workbench';
 
 // webfetch and websearch in the real VS Code (DESIGN.md §4, §7): the network card with
-// the URL and its host, "Allow for session" granting that host, tool cards that read as
+// the URL and its host, "Allow requests to … for this chat" granting that host, tool cards that read as
 // sentences, and a loopback target not on the list refused without a connection. The
 // pages come from a loopback server; the model is the scripted server.
 let model: Awaited<ReturnType<typeof startModelServer>>;
@@ -57,7 +57,7 @@ afterAll(async () => {
 
 const call = (id: string, name: string, input: unknown) => ({ toolCalls: [{ id, name, arguments: JSON.stringify(input) }] });
 
-test('a webfetch card shows the URL with its host; "Allow for session" grants the host; the tool card reads as a sentence', async () => {
+test('a webfetch card shows the URL with its host; "Allow requests to … for this chat" grants the host; the tool card reads as a sentence', async () => {
   model.script(call('f1', 'webfetch', { url: `${origin}/blog/atf?ref=peon` }), call('f2', 'webfetch', { url: `${origin}/blog/other` }), { text: 'Read both.' });
   const chat = await sendInNewChat(workbench.page, 'read the ATF post');
   const card = chat.getByRole('group', { name: 'Approval: Fetch from 127.0.0.1' });
@@ -66,7 +66,7 @@ test('a webfetch card shows the URL with its host; "Allow for session" grants th
   expect(await card.locator('.url-host').textContent()).toBe('127.0.0.1');
   fs.mkdirSync(path.join(artifactsDir, 'e2e'), { recursive: true });
   await workbench.page.screenshot({ path: path.join(artifactsDir, 'e2e', 'peon-webfetch-card.png') });
-  await card.getByRole('button', { name: 'Allow for session' }).click();
+  await card.getByRole('button', { name: /^Allow requests to 127\.0\.0\.1\S* for this chat$/ }).click();
   // The second fetch from the same host does not ask again.
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Read both.']);
   const headlines = await chat.locator('.tool-headline').allTextContents();

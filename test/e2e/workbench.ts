@@ -68,7 +68,8 @@ export async function openPeonWorkbench(files: Record<string, string> = {}, user
 
 /** Clicks Peon's activity-bar entry (unless Peon is already showing) and returns the chat webview's content frame. */
 export async function openPeonView(page: Page): Promise<FrameLocator> {
-  const tab = page.locator('.activitybar li[role="tab"]', { has: page.locator('a.action-label[aria-label="Peon"]') });
+  // "Peon", or "Peon - An approval is waiting for you" while its badge shows.
+  const tab = page.locator('.activitybar li[role="tab"]', { has: page.locator('a.action-label[aria-label^="Peon"]') });
   // Clicking the entry of the container already showing would close the side bar.
   if (!(await tab.evaluate((li) => li.classList.contains('checked')))) await tab.click();
   // A webview lives in two nested iframes: VS Code's host frame, then the content frame.
@@ -84,9 +85,34 @@ export async function sendMessage(chat: FrameLocator, text: string): Promise<voi
 
 /** Opens the panel, starts a new chat and sends `prompt` in it; returns the chat frame. */
 export async function sendInNewChat(page: Page, prompt: string): Promise<FrameLocator> {
+  const chat = await startNewChat(page);
+  await sendMessage(chat, prompt);
+  return chat;
+}
+
+/**
+ * Clicks New Chat in the view's title and waits until it is done: the chat empty and the
+ * cursor in its composer. What is typed next goes to the new chat (not to the old one New
+ * Chat would then close), and the palette opened next is not closed by its focusing.
+ */
+export async function startNewChat(page: Page): Promise<FrameLocator> {
   const chat = await openPeonView(page);
   await page.getByRole('button', { name: 'New Chat' }).click();
-  await sendMessage(chat, prompt);
+  await chat.locator('.empty').waitFor({ timeout: UI_WAIT });
+  await chat.locator('body').evaluate(
+    (body, wait) =>
+      new Promise<void>((resolve, reject) => {
+        const until = Date.now() + wait;
+        const ready = (): boolean => body.ownerDocument.hasFocus() && body.ownerDocument.activeElement?.tagName === 'TEXTAREA';
+        const check = (): void => {
+          if (ready()) resolve();
+          else if (Date.now() > until) reject(new Error('New Chat did not put the cursor in the composer'));
+          else setTimeout(check, 50);
+        };
+        check();
+      }),
+    UI_WAIT,
+  );
   return chat;
 }
 

@@ -3,7 +3,8 @@
 // (POST /v1/chat/completions). Each request takes the next scripted reply:
 //   { text?, toolCalls?: [{ id, name, arguments }], thinking?, cut?: 'in-tool-call',
 //     status?, retryAfter?, stall?, hold? }
-// `hold`: nothing is sent (not a byte) until `release()`, as a model slow to its first token.
+// `hold: true`: nothing is sent (not a byte) until `release()`, as a model slow to its first token;
+// `hold: <promise>`: the reply waits for the promise.
 // `route(name, …)` scripts one subagent's requests apart from the rest, and every request body is recorded (an Anthropic request without `stream` gets the
 // message as JSON). Loopback only.
 // `flavor` makes it answer as a local server does besides (`GET /v1/models` and what it
@@ -134,6 +135,11 @@ export async function startModelServer({ port = 0, models = ['fake-model'], flav
       if (!protocol || !reply) {
         res.writeHead(protocol ? 500 : 404, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { type: 'fake_server', message: protocol ? 'no scripted reply left' : `${req.url} is not served` } }));
+        return;
+      }
+      // `hold: true`: nothing is sent until `release()`; `hold: <promise>`: the reply waits for it (a test does something first).
+      if (reply.hold && typeof reply.hold.then === 'function') {
+        void reply.hold.then(() => !res.destroyed && respond(protocol, reply, body, res));
         return;
       }
       if (reply.hold) {

@@ -28,12 +28,14 @@ describe('webview -> host messages are validated', () => {
     [{ type: 'findFiles', query: 'ind' }],
     [{ type: 'copyText', text: 'npm test\n' }],
     [{ type: 'insertAtCursor', text: 'const x = 1;' }],
+    [{ type: 'removeRule', tool: 'bash', pattern: 'npm run ts --if-present' }],
+    [{ type: 'openRules' }],
   ])('accepts %j', (raw) => {
     expect(parseWebviewMessage(raw)).toEqual({ ok: true, message: raw });
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' \| 'noticeAction' \| 'selectModel' \| 'addContext' \| 'removeContext' \| 'findFiles' \| 'copyText' \| 'insertAtCursor' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' \| 'noticeAction' \| 'selectModel' \| 'addContext' \| 'removeContext' \| 'findFiles' \| 'copyText' \| 'insertAtCursor' \| 'removeRule' \| 'openRules' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -57,6 +59,7 @@ describe('webview -> host messages are validated', () => {
     ['an MCP tool toggle as a string', { type: 'mcpTool', name: 'everything__echo', enabled: 'false' }, /expected boolean.*at enabled/],
     ['a notice action outside the set', { type: 'noticeAction', entryId: 'e4', action: 'runCommand' }, /at action/],
     ['a notice action without its notice', { type: 'noticeAction', entryId: '', action: 'retry' }, /at entryId/],
+    ['a rule to remove without a pattern', { type: 'removeRule', tool: 'bash', pattern: '' }, /at pattern/],
   ])('rejects %s', (_what, raw, error) => {
     const parsed = parseWebviewMessage(raw);
     expect(parsed.ok).toBe(false);
@@ -118,6 +121,11 @@ describe('host -> webview messages are validated', () => {
     const changes = [{ tool: 'echo', before: 'name: echo', after: 'name: echo\nmore', diff: '@@ -1 +1,2 @@\n name: echo\n+more' }];
     const card = { id: 'a1', tool: 'everything', risk: 'process', summary: { kind: 'mcp-tools', server: 'everything', changes }, source: 's', reasons: [], grantable: [], sessionGrants: [], canAlways: false, canOpenDiff: false };
     expect(parseHostMessage({ type: 'approval', card }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'approval', card: { ...card, destructive: ['rm -rf build deletes build'] } }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'grants', grants: [{ tool: 'bash', pattern: 'node -e x()', text: 'node -e "x()"' }] }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'rules', rules: [{ tool: 'bash', pattern: 'npm run ts --if-present' }] }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'focus', target: 'composer' }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'focus', target: 'approval', id: 'a1' }).ok).toBe(true);
   });
 
   test.each([
@@ -129,6 +137,8 @@ describe('host -> webview messages are validated', () => {
     ['a skill whose fork is a string', { type: 'skills', skills: [{ name: 'x', description: '', source: 's', fork: 'yes' }], problems: [] }],
     ['a memory entry of unknown kind', { type: 'memory', enabled: true, entries: [{ id: 'x', kind: 'secret', title: 't', file: 'f', stale: false }] }],
     ['memory without enabled', { type: 'memory', entries: [] }],
+    ['a focus target outside the set', { type: 'focus', target: 'terminal' }],
+    ['a rule without a pattern', { type: 'rules', rules: [{ tool: 'bash' }] }],
   ])('rejects %s', (_what, raw) => {
     expect(parseHostMessage(raw).ok).toBe(false);
   });
@@ -174,6 +184,8 @@ test('dispatch calls the handler of the message type, and only it', () => {
     findFiles: () => seen.push('findFiles'),
     copyText: () => seen.push('copyText'),
     insertAtCursor: () => seen.push('insertAtCursor'),
+    removeRule: () => seen.push('removeRule'),
+    openRules: () => seen.push('openRules'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
   dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });

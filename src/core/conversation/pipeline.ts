@@ -193,7 +193,7 @@ export class CallPipeline {
     // A call that does another tool's work (a forked skill starts a task) answers to that tool's rules as well: the stricter holds.
     if (assessment.judgedAs && permission.decision !== 'deny') {
       const also = await judge({ ...this.gateInput(tool, assessment), tool: assessment.judgedAs });
-      if (also.decision === 'deny' || (also.decision === 'ask' && permission.decision === 'allow')) permission = { ...also, grantable: [], sessionGrants: [] };
+      if (also.decision === 'deny' || (also.decision === 'ask' && permission.decision === 'allow')) permission = { ...also, grantable: [], sessionGrants: [], sessionText: [] };
     }
     // In plan mode, writing the plan under .peon/plans/ was approved with plan mode itself (an explicit ask rule still asks).
     if (permission.decision === 'ask' && permission.mode === 'semi-ask' && this.state.current === 'plan' && isPlanWrite(assessment, workspace)) {
@@ -202,13 +202,14 @@ export class CallPipeline {
     const unsaved = assessment.writes ? assessment.paths.filter((p) => this.context.unsaved?.(p.canonical)) : [];
     if (unsaved.length > 0 && permission.decision !== 'deny') {
       const reasons = unsaved.map((p) => `${p.display} is open in the editor with unsaved changes: approving writes the file on disk, and your unsaved text stays in the editor`);
-      permission = { ...permission, decision: 'ask', reasons: [...reasons, ...permission.reasons], grantable: [], sessionGrants: [] };
+      permission = { ...permission, decision: 'ask', reasons: [...reasons, ...permission.reasons], grantable: [], sessionGrants: [], sessionText: [] };
     }
     if (permission.decision !== 'ask') return permission;
     const reply = await this.approve({ tool: tool.name, agent: this.context.agent, ...(callId ? { callId } : {}), assessment, permission }, signal);
     if (!reply.approved) return answered(permission, 'denied', reply.message ? { userMessage: reply.message } : {});
     if (reply.scope === 'session' && assessment.offers) this.grants.addPlan(assessment.offers.files, assessment.offers.commands);
-    else if ((reply.scope === 'session' || reply.scope === 'always') && permission.sessionGrants.length > 0) this.grants.add(tool.name, permission.sessionGrants);
+    // "Always" is a rule in the person's settings, not a grant of this session: listed apart, it is not also shown as temporary.
+    else if (reply.scope === 'session' && permission.sessionGrants.length > 0) this.grants.add(tool.name, permission.sessionGrants, permission.sessionText);
     return answered(permission, 'approved', reply.edited !== undefined ? { edited: reply.edited } : {});
   }
 }

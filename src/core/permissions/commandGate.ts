@@ -5,11 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RUNNERS, unwrap } from '../shell/commandWords';
-import { analyzeCommand, RUNS_OTHERS } from '../shell/segments';
+import { analyzeCommand, RUNS_OTHERS, type ShellSegment } from '../shell/segments';
 import { commandForms, isVersionQuery, whyNotWhitelisted } from './commandJudge';
 import { isLong } from './commandOptions';
 import { commandPaths, lineFolders, type CommandPaths } from './commandPaths';
-import { DESTRUCTIVE_NAMES, whyDestructive, type ChangeCheck } from './destructive';
+import { DESTRUCTIVE_NAMES, whyDeletes, whyDestructive, type ChangeCheck } from './destructive';
 import { deny, type GateInput, type PermissionDecision, type PermissionMode } from './gate';
 import { whyGitReadAsks } from './gitRead';
 import { commandMatches, strictestMatch, type PatternRule } from './patterns';
@@ -30,9 +30,24 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
   // A session grant holds for the folder it was given in: `npm test` elsewhere runs another script.
   const place = cwds.length === 1 && folders.unseen === undefined ? (cwdPath?.display ?? '.') : undefined;
   const sessionKey = (key: string): string => (place === '.' ? key : `${key} (in ${place})`);
-  const sessionGrantsOf = (keys: readonly string[]): string[] => (place === undefined ? [] : keys.map(sessionKey));
-  /** A decision offering `keys` for always-allow, and (in this folder) for the session. */
-  const decided = (decision: 'allow' | 'ask', by: string, reasons: string[], keys: readonly string[]): PermissionDecision => ({ decision, mode, source: by, reasons, grantable: keys, sessionGrants: sessionGrantsOf(keys) });
+  /** Segments that delete files where the gate may still grant them (`rm -rf build`): shown as destructive, never a permanent rule. */
+  const deleting = analysis.segments.map((s) => (s.argv ? whyDeletes(s.argv) : undefined));
+  /** A decision offering `segments` for always-allow, and (in this folder) for the session, each also as written for the card. */
+  const decided = (decision: 'allow' | 'ask', by: string, reasons: string[], segments: readonly ShellSegment[]): PermissionDecision => {
+    const keys = segments.map(segmentKey);
+    const destructive = deleting.filter((why) => why !== undefined);
+    const session = place === undefined ? [] : segments;
+    return {
+      decision,
+      mode,
+      source: by,
+      reasons,
+      grantable: keys,
+      sessionGrants: session.map((s) => sessionKey(segmentKey(s))),
+      sessionText: session.map((s) => sessionKey(s.text.trim())),
+      ...(destructive.length > 0 ? { destructive } : {}),
+    };
+  };
 
   // Deny wins over everything, segment by segment (also inside substitutions and `bash -c`),
   // matched against every form of the command (/usr/bin/curl, `command curl`, `git -C . push`),
@@ -56,7 +71,10 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
     const runs = segment.argv && unwrap(segment.argv)?.[0];
     const runner = runs && RUNNERS.has(runs) ? `${runs} runs a command that Peon cannot take apart, so what it does cannot be seen` : undefined;
     const why = unseen ?? runner ?? (segment.argv ? whyDestructive(segment.argv, change) : undefined) ?? redirectObjection(segment.writes, change);
-    if (why) always.push(`\`${segment.text}\`: ${why} (destructive commands always ask)`);
+    if (why) {
+      always.push(`\`${segment.text}\`: ${why} (destructive commands always ask)`);
+      deleting[i] = why;
+    }
     // With deny rules in force, a command that runs others or cannot be read might be one of them.
     else if (segment.issues.length > 0 && denyRules.length > 0) always.push(`\`${segment.text}\` cannot be checked against the deny rules: ${segment.issues.join('; ')}`);
   }
@@ -64,7 +82,7 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
     const segmentIssues = analysis.segments.filter((s) => s.issues.length > 0).map((s) => `\`${s.text}\` ${s.issues.join('; ')}`);
     return decided('ask', source, [...new Set([...always, ...segmentIssues])], []);
   }
-  const grantable = analysis.segments.map(segmentKey);
+  const grantable = analysis.segments;
   // Ask rules apply in every mode, on every form of the command.
   const askRules = rules.filter((r) => r.mode === 'ask' || r.mode === 'semi-ask' || r.mode === 'semi-judge');
   const askRuleOf = analysis.segments.map((_, i) => matchesAny(askRules, i));
@@ -80,7 +98,7 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
   const reasonOf = outsideFolder === undefined ? undefined : `it runs in ${outsideFolder}`;
   const reasons: string[] = [];
   /** Only the segments that asked are offered for the session (or always): not the read-only ones around them. */
-  const asking: string[] = [];
+  const asking: ShellSegment[] = [];
   let judgeable = mode === 'semi-judge';
   let decidedBy = source;
   for (const [i, segment] of analysis.segments.entries()) {
@@ -88,7 +106,7 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
     const label = `\`${segment.text}\``;
     const ask = (reason: string): void => {
       reasons.push(reason);
-      asking.push(segmentKey(segment));
+      if (!asking.some((s) => segmentKey(s) === segmentKey(segment))) asking.push(segment);
     };
     const askRule = askRuleOf[i];
     if (segment.issues.length > 0) {
@@ -116,7 +134,7 @@ export async function judgeCommand(input: GateInput, command: string, mode: Perm
       }
     }
   }
-  const only = [...new Set(asking)];
+  const only = asking;
   if (reasons.length === 0) return decided('allow', decidedBy, [], only);
   if (judgeable && input.judge) {
     const verdict = await input.judge(command);

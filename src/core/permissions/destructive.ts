@@ -247,3 +247,16 @@ export function whyDestructive(argv: readonly string[], check: ChangeCheck): str
     }
   }
 }
+
+/**
+ * What a command deletes even where the gate lets it be granted (`rm -rf node_modules`
+ * inside the workspace): shown on its card as destructive, and never offered as a
+ * permanent rule. Undefined for anything else.
+ */
+export function whyDeletes(argv: readonly string[]): string | undefined {
+  const plain = unwrap(argv);
+  const name = plain?.[0];
+  if (!plain || (name !== 'rm' && name !== 'rmdir' && name !== 'unlink' && name !== 'shred')) return undefined;
+  const { operands } = split(plain.slice(1), '');
+  return `${argv.join(' ')} deletes ${operands.length > 0 ? operands.join(', ') : 'files'}`;
+}

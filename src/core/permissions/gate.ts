@@ -31,6 +31,13 @@ export interface PermissionDecision {
    * folder they run in (`npm test (in pkg)`), none when the line `cd`s.
    */
   readonly sessionGrants: readonly string[];
+  /** A command's `sessionGrants` as written (quotes kept), for people to read; the grants themselves match by words. */
+  readonly sessionText?: readonly string[];
+  /**
+   * Why the call destroys data (a destructive command, or one that deletes files): its
+   * card says so first, and never offers a permanent rule for it.
+   */
+  readonly destructive?: readonly string[];
 }
 
 /**
@@ -103,7 +110,7 @@ export async function judge(input: GateInput): Promise<PermissionDecision> {
     const decision = await judgeCommand(input, summary.command, mode, source, config);
     // A command outside the sandbox asks every time: no rule, grant or whitelist approves it for the person.
     if (summary.sandbox?.state !== 'unsandboxed' || decision.decision === 'deny') return decision;
-    return { decision: 'ask', mode, source: 'a command outside the sandbox always asks', reasons: [summary.sandbox.text, ...decision.reasons], grantable: [], sessionGrants: [] };
+    return { decision: 'ask', mode, source: 'a command outside the sandbox always asks', reasons: [summary.sandbox.text, ...decision.reasons], grantable: [], sessionGrants: [], ...(decision.destructive ? { destructive: decision.destructive } : {}) };
   }
   const d = judgePaths(input, mode, source, config);
   // A path is granted as it is. Listed out: `{ ...d, sessionGrants }` (a spread, then a new key) costs Node 20 ~0.6 µs a call.

@@ -10,6 +10,8 @@ export interface Grant {
   readonly origin?: 'approval' | 'plan';
   /** Shown only: the subagent whose own grant (its plan's) this is. */
   readonly agent?: string;
+  /** Shown only: a command as it was written (quotes kept); `pattern` is its words, which the grant matches. */
+  readonly text?: string;
 }
 
 /** The file tools a plan's file globs allow (deleting still asks). */
@@ -37,8 +39,13 @@ export class SessionGrants {
     return undefined;
   }
 
-  add(tool: string, patterns: readonly string[]): void {
-    for (const pattern of patterns) this.grants.set(SessionGrants.key(tool, pattern), { tool, pattern });
+  /** `texts`: the same grants as written, when they differ (a command's quotes), for the panel's list. */
+  add(tool: string, patterns: readonly string[], texts?: readonly string[]): void {
+    const shown = texts?.length === patterns.length ? texts : undefined;
+    for (const [i, pattern] of patterns.entries()) {
+      const text = shown?.[i];
+      this.grants.set(SessionGrants.key(tool, pattern), text !== undefined && text !== pattern ? { tool, pattern, text } : { tool, pattern });
+    }
     this.changed();
   }
 
@@ -88,7 +95,10 @@ export class SessionGrants {
   /** Replaces every grant (a resumed conversation's). */
   restore(grants: readonly Grant[]): void {
     this.grants.clear();
-    for (const g of grants) this.grants.set(SessionGrants.key(g.tool, g.pattern), g.origin === 'plan' ? { tool: g.tool, pattern: g.pattern, origin: 'plan' } : { tool: g.tool, pattern: g.pattern });
+    for (const g of grants) {
+      const grant = g.origin === 'plan' ? { tool: g.tool, pattern: g.pattern, origin: 'plan' as const } : { tool: g.tool, pattern: g.pattern, ...(typeof g.text === 'string' && g.text.length <= 20_000 ? { text: g.text } : {}) };
+      this.grants.set(SessionGrants.key(g.tool, g.pattern), grant);
+    }
     this.changed();
   }
 
@@ -129,7 +139,7 @@ export class ChildGrants extends SessionGrants {
     return super.matchesPlan(tool, matches) ?? this.session.matchesPlan(tool, matches);
   }
 
-  override add(tool: string, patterns: readonly string[]): void {
-    this.session.add(tool, patterns);
+  override add(tool: string, patterns: readonly string[], texts?: readonly string[]): void {
+    this.session.add(tool, patterns, texts);
   }
 }

@@ -367,3 +367,25 @@ describe('lines the parser cannot vouch for', () => {
     expect((await gate()(command)).decision).toBe('allow');
   });
 });
+
+// What the card shows of a decision (#5, #12 of the UX walkthrough): what destroys data is
+// marked and offered for no permanent rule; a grant is shown as the command was written.
+describe('what the card is told', () => {
+  test('deleting inside the workspace is marked destructive, still grantable for the chat; a destructive command for nothing', async () => {
+    const asked = await gate()('rm -rf node_modules package-lock.json && npm install');
+    expect(asked).toMatchObject({ decision: 'ask', destructive: ['rm -rf node_modules package-lock.json deletes node_modules, package-lock.json'], sessionGrants: ['rm -rf node_modules package-lock.json', 'npm install'] });
+    const always = await gate()('git status && rm -rf .');
+    expect(always).toMatchObject({ decision: 'ask', grantable: [], sessionGrants: [] });
+    expect(always.destructive).toEqual(['rm -rf . deletes ., a workspace folder itself']);
+    expect((await gate()('npm test')).destructive).toBeUndefined();
+  });
+
+  test('a session grant keeps the command as written (quotes and all); it matches by its words', async () => {
+    const grants = new SessionGrants();
+    const asked = await gate({}, grants)('git status && git commit -m "fix the build"');
+    expect(asked).toMatchObject({ decision: 'ask', sessionGrants: ['git commit -m fix the build'], sessionText: ['git commit -m "fix the build"'] });
+    grants.add('bash', asked.sessionGrants, asked.sessionText);
+    expect(grants.list()).toEqual([{ tool: 'bash', pattern: 'git commit -m fix the build', text: 'git commit -m "fix the build"' }]);
+    expect(await gate({}, grants)("git commit -m 'fix the build'")).toMatchObject({ decision: 'allow' });
+  });
+});

@@ -147,6 +147,14 @@ describe('what the person answered, and what they had open', () => {
     expect(seen).toHaveLength(1);
   });
 
+  test('"Allow for this chat" grants for the session; "Always allow" does not (its rule is in the person\'s settings, listed apart)', async () => {
+    for (const scope of ['session', 'always'] as const) {
+      const session = new CallPipeline(builtinRegistry(), makeContext(makeWorkspace()), async () => ({ approved: true, scope }));
+      expect(await session.call('write', { path: 'a.txt', content: 'a\n' })).toMatchObject({ ok: true, permission: { answer: 'approved' } });
+      expect(session.grants.list(), scope).toEqual(scope === 'session' ? [{ tool: 'write', pattern: 'a.txt' }] : []);
+    }
+  });
+
   test('an edited proposal is written instead of the model\'s, and the model is told; a stale file refuses it', async () => {
     const root = makeWorkspace();
     const session = new CallPipeline(builtinRegistry(), makeContext(root), async () => ({ approved: true, edited: 'the person wrote this\n' }));

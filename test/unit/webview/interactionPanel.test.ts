@@ -370,7 +370,7 @@ describe('plan mode', () => {
 
   test("a plan's grants are tagged and revocable", async () => {
     const view = await open([{ type: 'grants', grants: [{ tool: 'bash', pattern: 'npm test', origin: 'plan' }, { tool: 'write', pattern: 'a.txt', origin: 'approval' }, { tool: 'read', pattern: 'b.txt' }] }]);
-    const grants = view.page.getByRole('region', { name: 'Allowed for this session' });
+    const grants = view.page.getByRole('region', { name: 'Allowed for this chat' });
     await grants.waitFor();
     expect(await grants.locator('.grant').allTextContents()).toEqual(['planbash npm test×', 'write a.txt×', 'read b.txt×']);
     expect(await grants.locator('.grant-tag').count()).toBe(1);
@@ -381,7 +381,7 @@ describe('plan mode', () => {
 
   test("a subagent's own plan grant is tagged with its name, and its revoke names the agent", async () => {
     const view = await open([{ type: 'grants', grants: [{ tool: 'bash', pattern: 'npm test', origin: 'plan' }, { tool: 'bash', pattern: 'npm test', origin: 'plan', agent: 'lead' }] }]);
-    const grants = view.page.getByRole('region', { name: 'Allowed for this session' });
+    const grants = view.page.getByRole('region', { name: 'Allowed for this chat' });
     await grants.waitFor();
     expect(await grants.locator('.grant').allTextContents()).toEqual(['planbash npm test×', "lead's planbash npm test×"]);
     await grants.getByRole('button', { name: 'Revoke bash npm test (lead)' }).click();

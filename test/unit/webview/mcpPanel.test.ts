@@ -202,7 +202,7 @@ describe('MCP approval cards', () => {
     await full.locator('summary').click();
     expect(await full.locator('pre').textContent()).toBe('{\n  "message": "hello⟨U+202E⟩"\n}');
     // A call's card answers as any tool's: for the session too, and Deny with a message.
-    expect(await approval.getByRole('button').allTextContents()).toEqual(['Approve', 'Allow for session', 'Deny']);
+    expect((await approval.getByRole('button').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual(['Approve', 'Allow everything__echo for this chat', 'Deny']);
     expect(await approval.getByRole('textbox', { name: 'Message for Peon with Deny' }).count()).toBe(1);
     await view.page.close();
   }, 30_000);

@@ -209,7 +209,7 @@ describe('model output in the panel', () => {
     expect(await view.page.getByRole('group', { name: 'Approval: Fetch from 2001:db8::1' }).locator('.url-host').allTextContents()).toEqual(['2001:db8::1']);
     const searching = view.page.getByRole('group', { name: 'Approval: Search the web via html.duckduckgo.com' });
     expect(await searching.locator('.query').textContent()).toBe('Query sent: “internal codename <b>x</b>”');
-    await shown.getByRole('button', { name: 'Allow for session' }).click();
+    await shown.getByRole('button', { name: 'Allow requests to xn--pypl-53dc.example for this chat' }).click();
     expect((await view.posted()).at(-1)).toEqual({ type: 'answer', id: 'req-3', answer: 'session' });
     await view.page.close();
   }, 30_000);
@@ -272,8 +272,8 @@ describe('model output in the panel', () => {
     expect(await shown.locator('.diff-row').count()).toBe(30);
     await shown.getByRole('button', { name: 'Show all 41 rows' }).click();
     expect(await shown.locator('.diff-row').count()).toBe(41);
-    expect(await shown.getByRole('button').allTextContents()).toEqual(['Show less', 'Open diff', 'Approve', 'Allow for session', 'Always allow', 'Deny']);
-    await shown.getByRole('button', { name: 'Always allow' }).click();
+    expect((await shown.getByRole('button').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual(['Show less', 'Open diff', 'Approve', 'Allow changes to big.txt for this chat', 'Always allow changes to big.txt — saved in your user settings', 'Deny']);
+    await shown.getByRole('button', { name: /^Always allow/ }).click();
     expect((await view.posted()).at(-1)).toEqual({ type: 'answer', id: 'req-2', answer: 'always' });
     await view.page.close();
   }, 30_000);
