@@ -108,7 +108,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.trash = new PanelTrash(trashDirOf(storageUri), (message) => this.post(message), (record) => this.record(record), trashFace(log));
     this.messages = new PanelMessages({
       transcript: this.transcript,
-      conversation: () => this.ensureConversation(),
+      conversation: () => this.conversation,
+      ensureConversation: () => this.ensureConversation(),
       record: (record) => this.record(record),
       post: (message) => this.post(message),
       send: (text) => this.send(text),
@@ -523,9 +524,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.post(skillsMessage(this.conversation));
     this.post(this.mcp.status());
     this.context.postAll();
-    this.history.recent();
     this.messages.postQueue();
     void this.trash.list();
+    // The empty state's recent chats: after the panel drew (the first listing after an update reads every session once).
+    if (entries.length === 0) setImmediate(() => this.history.recent());
     // The todo list is the workspace's: shown from the start, the runtime loaded after the panel drew.
     if (this.conversation) void this.todos.refresh();
     else setImmediate(() => this.ensureConversation());

@@ -22,8 +22,10 @@ export interface RewindPoint {
 
 export interface MessagesChat {
   readonly transcript: Transcript;
-  /** The chat's conversation (made on first use); undefined with no folder open. */
+  /** The chat's conversation, if it has been made (nothing is loaded for asking). */
   conversation(): Conversation | undefined;
+  /** The chat's conversation, made now if it was not; undefined with no folder open. */
+  ensureConversation(): Conversation | undefined;
   /** Written into the chat's session, when it has one. */
   record(record: SessionRecord): void;
   post(message: HostMessage): void;
@@ -149,7 +151,7 @@ export class PanelMessages {
   /** The message, its mark and the conversation, when it can be cut there now; otherwise the chat says why not. */
   private pointOf(entryId: string, kind: 'user'): { entry: Extract<TranscriptEntry, { kind: 'user' }>; at: number; conversation: Conversation } | undefined {
     const entry = this.chat.transcript.entries.find((e) => e.id === entryId);
-    const conversation = this.chat.conversation();
+    const conversation = this.chat.ensureConversation();
     if (!entry || entry.kind !== kind || !conversation) return undefined;
     if (conversation.busy) {
       this.notice('Peon is still working: stop the turn first, then edit or retry.');

@@ -2,7 +2,8 @@
 // Anthropic Messages (POST /v1/messages) and OpenAI Chat Completions
 // (POST /v1/chat/completions). Each request takes the next scripted reply:
 //   { text?, toolCalls?: [{ id, name, arguments }], thinking?, cut?: 'in-tool-call',
-//     status?, retryAfter?, stall? }
+//     status?, retryAfter?, stall?, hold? }
+// `hold`: nothing is sent (not a byte) until `release()`, as a model slow to its first token.
 // `route(name, …)` scripts one subagent's requests apart from the rest, and every request body is recorded (an Anthropic request without `stream` gets the
 // message as JSON). Loopback only.
 // `flavor` makes it answer as a local server does besides (`GET /v1/models` and what it
@@ -113,6 +114,8 @@ export async function startModelServer({ port = 0, models = ['fake-model'], flav
   const requests = [];
   const infoRequests = [];
   const open = new Set();
+  /** Held replies, in arrival order, each sent by `release()`. */
+  const held = [];
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -133,33 +136,45 @@ export async function startModelServer({ port = 0, models = ['fake-model'], flav
         res.end(JSON.stringify({ error: { type: 'fake_server', message: protocol ? 'no scripted reply left' : `${req.url} is not served` } }));
         return;
       }
-      if (reply.status) {
-        res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.retryAfter !== undefined ? { 'retry-after': String(reply.retryAfter) } : {}) });
-        res.end(JSON.stringify({ type: 'error', error: { type: 'scripted', message: `scripted ${reply.status}` } }));
-        return;
-      }
-      const parsed = JSON.parse(body);
-      if (protocol === 'anthropic' && !parsed.stream) {
-        // A request without `stream`: the whole message as JSON.
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: 'msg_fake', type: 'message', role: 'assistant', model: parsed.model, content: [{ type: 'text', text: reply.text ?? '' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 100, output_tokens: 20 } }));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      if (reply.stall) {
+      if (reply.hold) {
         open.add(res);
-        res.write(': stalled\n\n');
+        held.push(() => {
+          open.delete(res);
+          if (!res.destroyed) respond(protocol, reply, body, res);
+        });
         return;
       }
-      const model = parsed.model;
-      if (protocol === 'anthropic') for (const [type, data] of anthropicEvents(reply, model)) res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-      else {
-        for (const c of openaiChunks(reply, model)) res.write(`data: ${JSON.stringify(c)}\n\n`);
-        if (!reply.cut) res.write('data: [DONE]\n\n');
-      }
-      res.end();
+      respond(protocol, reply, body, res);
     });
   });
+  /** One scripted reply, sent on `res`. */
+  function respond(protocol, reply, body, res) {
+    if (reply.status) {
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.retryAfter !== undefined ? { 'retry-after': String(reply.retryAfter) } : {}) });
+      res.end(JSON.stringify({ type: 'error', error: { type: 'scripted', message: `scripted ${reply.status}` } }));
+      return;
+    }
+    const parsed = JSON.parse(body);
+    if (protocol === 'anthropic' && !parsed.stream) {
+      // A request without `stream`: the whole message as JSON.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'msg_fake', type: 'message', role: 'assistant', model: parsed.model, content: [{ type: 'text', text: reply.text ?? '' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 100, output_tokens: 20 } }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    if (reply.stall) {
+      open.add(res);
+      res.write(': stalled\n\n');
+      return;
+    }
+    const model = parsed.model;
+    if (protocol === 'anthropic') for (const [type, data] of anthropicEvents(reply, model)) res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    else {
+      for (const c of openaiChunks(reply, model)) res.write(`data: ${JSON.stringify(c)}\n\n`);
+      if (!reply.cut) res.write('data: [DONE]\n\n');
+    }
+    res.end();
+  }
   await new Promise((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}`;
   return {
@@ -175,6 +190,16 @@ export async function startModelServer({ port = 0, models = ['fake-model'], flav
     /** Replies for the subagent `name` only (matched by its system prompt), in order. */
     route(name, ...replies) {
       routes.set(name, [...(routes.get(name) ?? []), ...replies]);
+    },
+    /** Sends the oldest held reply (`hold: true`); false when none is held yet. */
+    release() {
+      const next = held.shift();
+      next?.();
+      return next !== undefined;
+    },
+    /** How many held replies wait for `release()`. */
+    get holding() {
+      return held.length;
     },
     /** Drops every scripted reply not yet used, and the recorded requests (between tests). */
     reset() {

@@ -44,7 +44,7 @@ describe('the history view', () => {
     expect(await rows.count()).toBe(3);
     expect(await history.locator('.history-count').textContent()).toBe('3 chats');
     const first = history.getByRole('listitem', { name: 'Chat Chat number 1' });
-    expect(await first.locator('.history-meta').textContent()).toMatch(/^3 hours ago\s*2 messages\s*\$0\.0123\s*shown now$/);
+    expect(await first.locator('.history-meta').textContent()).toMatch(/^3 hours ago\s*· 2 messages\s*· \$0\.0123\s*· shown now$/);
     // The full date is on hover, in the panel's locale.
     expect(await first.locator('time').getAttribute('title')).toMatch(/\d{4}/);
     expect(await history.getByRole('listitem', { name: 'Chat Chat number 9' }).locator('time').textContent()).toBe('yesterday');
