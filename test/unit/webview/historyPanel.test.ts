@@ -49,9 +49,6 @@ describe('the history view', () => {
     expect(await first.locator('time').getAttribute('title')).toMatch(/\d{4}/);
     expect(await history.getByRole('listitem', { name: 'Chat Chat number 9' }).locator('time').textContent()).toBe('yesterday');
 
-    await history.getByRole('button', { name: 'Chat number 2', exact: true }).click();
-    expect(await postedOf(view, 'resumeSession')).toEqual([{ type: 'resumeSession', id: chat(2).id }]);
-
     await first.getByRole('button', { name: 'Rename Chat number 1' }).click();
     const box = first.getByRole('textbox', { name: 'New title' });
     expect(await box.inputValue()).toBe('Chat number 1');
@@ -68,7 +65,12 @@ describe('the history view', () => {
     expect(await postedOf(view, 'exportSession')).toEqual([{ type: 'exportSession', id: chat(1).id }]);
     expect(await postedOf(view, 'deleteSession')).toEqual([{ type: 'deleteSession', id: chat(1).id }]);
 
-    // Back to the chat, and open again from the host (Show History).
+    // Continuing a chat goes back to the chat (the host then sends it).
+    await history.getByRole('button', { name: 'Chat number 2', exact: true }).click();
+    expect(await postedOf(view, 'resumeSession')).toEqual([{ type: 'resumeSession', id: chat(2).id }]);
+    expect(await history.count()).toBe(0);
+    // Back to the chat from the view, and open again from the host (Show History).
+    await view.page.getByRole('button', { name: 'History', exact: true }).click();
     await history.getByRole('button', { name: '← Chat' }).click();
     expect(await history.count()).toBe(0);
     await view.send({ type: 'openHistory' });
