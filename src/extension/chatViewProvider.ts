@@ -8,11 +8,16 @@ import { windowOf } from '../core/model/modelInfo';
 import type { Conversation, SavedState } from '../core/conversation/index';
 import type { HistoryItem } from '../core/model/modelClient';
 import type { SessionGrants } from '../core/permissions/grants';
-import { SessionStore, type SessionMeta } from '../core/sessions/sessionStore';
+import { SessionStore, type SessionRecord } from '../core/sessions/sessionStore';
+import type { LoopEvent } from '../core/agent/loop';
 import { AgentStore, type LoadedAgent } from '../core/sessions/agentStore';
 import { applySetup, modelFromSettings, modelProblem, selectModel, setApiKey, setupChoices } from './modelFromSettings';
 import { PanelSetup } from './panelSetup';
-import { openPanelConversation } from './panelConversation';
+import { openPanelConversation, trashDirOf, unsandboxedNotice } from './panelConversation';
+import { PanelHistory } from './panelHistory';
+import { PanelMessages } from './panelMessages';
+import { PanelTrash } from './panelTrash';
+import { historyFace, trashFace } from './historyFace';
 import { PanelAgents } from './panelAgents';
 import { PanelMemory } from './panelMemory';
 import { PanelMcp } from './panelMcp';
@@ -48,9 +53,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly transcript = new Transcript(
     (message) => {
       // What changes the conversation is recorded as it happens (a crash loses at most this line).
-      if (this.session && (message.type === 'append' || message.type === 'delta' || message.type === 'tool' || message.type === 'usage' || message.type === 'remove')) {
-        this.sessions.append(this.session, { type: 'view', message });
-      }
+      if (message.type === 'append' || message.type === 'delta' || message.type === 'tool' || message.type === 'usage' || message.type === 'remove') this.record({ type: 'view', message });
       this.post(message);
     },
     (name, args) => this.mcp.titleOf(name, args),
@@ -81,6 +84,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private resumed: { history: HistoryItem[]; state?: SavedState; agents?: LoadedAgent[] } | undefined;
   private session: string | undefined;
   private readonly sessions: SessionStore;
+  /** The history view, the recent chats, and the chat to reopen after a reload. */
+  private readonly history: PanelHistory;
+  /** Messages queued during a turn, Edit and Retry. */
+  private readonly messages: PanelMessages;
+  /** The files this conversation deleted, with Restore. */
+  private readonly trash: PanelTrash;
   private model: ModelStatus;
   private readonly disposables: vscode.Disposable[] = [];
   /** Settles when the current webview reports `ready`; replaced once settled and the webview goes away. */
@@ -99,6 +108,20 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.sessions = new SessionStore(vscode.Uri.joinPath(storageUri, 'sessions').fsPath);
     // The cards' badge is this view's; a waiting card's notification shows the panel on it.
     const face = { view: () => this.view, reveal: (id?: string) => void this.focus.show(id ? { target: 'approval', id } : { target: 'composer' }), memento: mcpContext.globalState };
+    const chat = { current: () => this.session, resume: (id: string) => this.resume(id), deleteSession: (id: string) => this.deleteSession(id) };
+    this.history = new PanelHistory(this.sessions, (message) => this.post(message), chat, historyFace(mcpContext.workspaceState, log));
+    this.trash = new PanelTrash(trashDirOf(storageUri), (message) => this.post(message), (record) => this.record(record), trashFace(log));
+    this.messages = new PanelMessages({
+      transcript: this.transcript,
+      conversation: () => this.conversation,
+      ensureConversation: () => this.ensureConversation(),
+      record: (record) => this.record(record),
+      post: (message) => this.post(message),
+      send: (text) => this.send(text),
+      run: (text, entry, again) => this.run(text, entry, again),
+      attached: this.attached,
+      warn: (text) => log.warn(text),
+    });
     this.approvals = new ApprovalCards((message) => this.post(message), log, storageUri, (callId, waiting) => {
       this.transcript.awaiting(callId, waiting);
       this.agents.awaiting(callId, waiting);
@@ -192,6 +215,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.closeChat(true);
     this.resumed = undefined;
     this.session = undefined;
+    this.history.shown(undefined);
+    this.messages.restore();
+    this.trash.restoreIds();
     this.setup.clear();
     this.transcript.clear();
     this.agents.clear();
@@ -208,9 +234,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     return this.conversation?.state.grants;
   }
 
-  /** Saved conversations, newest first. */
-  listSessions(): SessionMeta[] {
-    return this.sessions.list();
+  /** Show History: the panel opens its history view (once its page is ready, when it was not). */
+  async showHistory(): Promise<void> {
+    await this.reveal();
+    this.history.openView(this.renderedSettled);
   }
 
   /** Continues a saved conversation: its transcript in the panel, its history and state (mode, grants) for the model. */
@@ -221,6 +248,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const agents = new AgentStore(this.sessions.agentsDir(id)).load();
     this.resumed = { history: loaded.history, ...(loaded.state ? { state: loaded.state } : {}), agents };
     this.session = id;
+    this.history.shown(id);
+    this.messages.restore(loaded.marks);
+    this.trash.restoreIds(loaded.trashed);
     this.setup.clear();
     this.transcript.restore(loaded.view);
     this.agents.restore(agents);
@@ -298,7 +328,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           if (this.session && this.conversation === conversation) this.sessions.append(this.session, { type: 'history', item });
         },
         onReset: (history) => {
-          if (this.session && this.conversation === conversation) this.sessions.append(this.session, { type: 'reset', history: [...history] });
+          if (this.conversation !== conversation) return;
+          this.record({ type: 'reset', history: [...history] });
+          this.messages.historyReset();
         },
         onState: (state) => {
           if (this.conversation === conversation) this.stateChanged(state);
@@ -310,6 +342,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         onAgentEvent: (name, event) => {
           if (this.conversation !== conversation) return;
           this.agents.event(name, event);
+          this.trash.onEvent(event);
           // A subagent's spend is the chat's spend (DESIGN.md §4).
           if (event.type === 'usage') this.transcript.countChild(event);
         },
@@ -332,8 +365,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   private stateChanged(state: SavedState): void {
-    if (this.session) this.sessions.append(this.session, { type: 'state', state });
+    this.record({ type: 'state', state });
     this.postState(state);
+  }
+
+  /** A line into the chat's session, once it has one. */
+  private record(record: SessionRecord): void {
+    if (this.session) this.sessions.append(this.session, record);
   }
 
   /** The grants and the mode (the panel lists the grants and shows plan mode's banner). */
@@ -349,25 +387,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
    */
   private async noteSandbox(conversation: Conversation): Promise<void> {
     if (this.sandboxNoted || readSettings().values['peon.sandbox.mode'] === 'off') return;
-    const view = await conversation.sandboxStatus()?.catch(() => undefined);
-    if (!view || view.state !== 'unsandboxed' || this.sandboxNoted) return;
+    const text = unsandboxedNotice(await conversation.sandboxStatus()?.catch(() => undefined));
+    if (!text || this.sandboxNoted) return;
     this.sandboxNoted = true;
-    const refused = view.text.endsWith('nothing was run.');
-    const why = view.text.replace(/^NOT sandboxed — /, '').replace(/(: full access to your files and network|, and peon\.sandbox\.required is on: nothing was run\.)$/, '');
-    const text = refused
-      ? `Commands cannot be sandboxed here (${why}), and peon.sandbox.required is on: Peon will not run them.`
-      : `Commands cannot be sandboxed here (${why}): each asks on a red card, and runs with full access to your files and network.`;
     this.transcript.append({ kind: 'notice', level: 'warning', text });
   }
 
   /** A message from the composer: one agent turn, streamed into the transcript. */
   private async send(text: string, chips: readonly ContextChip[] = []): Promise<void> {
-    if (this.conversation?.busy) {
-      this.transcript.append({ kind: 'notice', level: 'info', text: 'Peon is still working on the last message; press Stop to end it first.' });
-      return;
-    }
+    // Sent while a turn runs (the composer queues it; a message that crossed the turn's start): it waits for the next step.
+    if (this.conversation?.busy) return this.messages.queue(text);
     const isNew = this.session === undefined;
     this.session ??= this.sessions.create(text).id;
+    if (isNew) this.history.shown(this.session);
     // The chips are read now, by the host; under the message, what each attached (or why not).
     const attached = chips.length > 0 ? await this.context.take(chips) : undefined;
     const entry = this.transcript.append({ kind: 'user', text, ...(attached ? { context: attached.sent } : {}) });
@@ -381,8 +413,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     await this.run(text, entry);
   }
 
-  /** One agent turn for `text` (in the transcript already, as `entry`, with the context it carried); with no model ready yet, it waits for one. */
-  private async run(text: string, entry?: string): Promise<void> {
+  /**
+   * One agent turn for `text` (in the transcript already, as `entry`, with the context it
+   * carried; `again`: the history ends with its prompt already); with no model ready yet, it waits for one.
+   */
+  private async run(text: string, entry?: string, again = false): Promise<void> {
     const attached = entry ? this.attached.get(entry) : undefined;
     const conversation = this.ensureConversation();
     if (!conversation || conversation.busy) return;
@@ -397,15 +432,23 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     conversation.configure(settings.values, settings.layers, vscode.workspace.isTrusted);
     this.post(skillsMessage(conversation));
     this.transcript.contextWindow = windowOf(client);
+    // A chat replaced while its turn ends (New Chat) writes nothing into the next one.
+    const onEvent = (event: LoopEvent): void => {
+      if (conversation !== this.conversation) return;
+      this.messages.onEvent(event, entry);
+      this.trash.onEvent(event);
+      this.transcript.apply(event);
+    };
+    let stopped = true;
     try {
-      // A chat replaced while its turn ends (New Chat) writes nothing into the next one.
-      await conversation.turn(text, client, (event) => conversation === this.conversation && this.transcript.apply(event), attached ? { attached } : {});
+      stopped = (await conversation.turn(text, client, onEvent, { ...(attached ? { attached } : {}), ...(again ? { again } : {}) })).reason === 'cancelled';
     } catch (error) {
       this.transcript.append({ kind: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
     } finally {
       // The chat may have been replaced meanwhile: the composer follows the one shown.
       this.post({ type: 'busy', busy: this.conversation?.busy ?? false });
     }
+    if (conversation === this.conversation) await this.messages.afterTurn(stopped);
   }
 
   /** Stops the window's MCP servers (deactivation waits for them: each runs in its own process group). */
@@ -432,7 +475,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       {
         // Also after the view was hidden and shown again: its page reloads and asks anew.
         ready: (message) => {
-          this.postInit();
+          // After a window reload: the chat that was shown, if it is still saved.
+          const last = this.session === undefined ? this.history.toReopen() : undefined;
+          if (last) this.resume(last);
+          else this.postInit();
+          this.history.pageReady();
           if (this.conversation?.busy) this.post({ type: 'busy', busy: true });
           // First run: offer the model servers answering on this machine, asked after the runtime loads (postInit
           // queues it first): its load stalls the host long enough for a probe's short timeout to fire.
@@ -473,6 +520,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         insertAtCursor: (message) => void insertAtCursor(message.text),
         removeRule: (message) => void this.approvals.removeRule(message.tool, message.pattern),
         openRules: () => this.approvals.openRules(),
+        ...this.history.handlers,
+        ...this.messages.handlers,
+        ...this.trash.handlers,
       },
       parsed.message,
     );
@@ -490,6 +540,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.post(skillsMessage(this.conversation));
     this.post(this.mcp.status());
     this.context.postAll();
+    this.messages.postQueue();
+    void this.trash.list();
+    // The empty state's recent chats: after the panel drew (the first listing after an update reads every session once).
+    if (entries.length === 0) setImmediate(() => this.history.recent());
     // The todo list is the workspace's: shown from the start, the runtime loaded after the panel drew.
     if (this.conversation) void this.todos.refresh();
     else setImmediate(() => this.ensureConversation());

@@ -2,7 +2,6 @@
 // protocol. Required when the view first resolves or a command first runs.
 import * as vscode from 'vscode';
 import { ChatViewProvider } from './chatViewProvider';
-import { showHistory } from './historyPicker';
 import { selectModel, setApiKey } from './modelFromSettings';
 
 export function openPanel(context: vscode.ExtensionContext, log: vscode.LogOutputChannel) {
@@ -10,7 +9,7 @@ export function openPanel(context: vscode.ExtensionContext, log: vscode.LogOutpu
   context.subscriptions.push(chat);
   return {
     chat,
-    showHistory: () => showHistory(chat),
+    showHistory: () => chat.showHistory(),
     setApiKey: () => setApiKey(context.secrets),
     selectModel: () => selectModel(context.secrets),
     /** Deactivation: the window's MCP servers stopped, and waited for. */

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { Conversation, ConversationHooks, McpServers, SavedState } from '../core/conversation/index';
 import type { HistoryItem } from '../core/model/modelClient';
 import type { LoadedAgent } from '../core/sessions/agentStore';
+import type { SandboxView } from '../core/sandbox/describe';
 import type { SettingLayers, SettingValues } from '../core/settings';
 import { proxyFromEnv, type ProxySettings } from '../core/web/proxy';
 import { diagnosticsFor } from './diagnostics';
@@ -38,7 +39,7 @@ export function openPanelConversation(setup: PanelSetup): Conversation | undefin
     layers: setup.settings.layers,
     // Restricted mode (an untrusted workspace): only the read-only tools exist.
     trusted: vscode.workspace.isTrusted,
-    trashDir: vscode.Uri.joinPath(setup.storageUri, 'trash').fsPath,
+    trashDir: trashDirOf(setup.storageUri),
     // Each step's changes, kept per workspace in the extension's storage (DESIGN.md §10).
     checkpoints: { dir: vscode.Uri.joinPath(setup.storageUri, 'checkpoints').fsPath },
     // Sessions, trash, approvals in review: out of sight of sandboxed commands.
@@ -61,6 +62,19 @@ export function openPanelConversation(setup: PanelSetup): Conversation | undefin
     ...(setup.mcp ? { mcp: setup.mcp } : {}),
   });
 }
+
+/** What the panel says once a window when commands cannot be sandboxed here; undefined when they can. */
+export function unsandboxedNotice(view: SandboxView | undefined): string | undefined {
+  if (!view || view.state !== 'unsandboxed') return undefined;
+  const refused = view.text.endsWith('nothing was run.');
+  const why = view.text.replace(/^NOT sandboxed — /, '').replace(/(: full access to your files and network|, and peon\.sandbox\.required is on: nothing was run\.)$/, '');
+  return refused
+    ? `Commands cannot be sandboxed here (${why}), and peon.sandbox.required is on: Peon will not run them.`
+    : `Commands cannot be sandboxed here (${why}): each asks on a red card, and runs with full access to your files and network.`;
+}
+
+/** Where the workspace's deleted files are kept (the panel's trash lists this conversation's). */
+export const trashDirOf = (storageUri: vscode.Uri): string => vscode.Uri.joinPath(storageUri, 'trash').fsPath;
 
 /**
  * The proxy webfetch and websearch use: VS Code's `http.proxy` and `http.noProxy` from

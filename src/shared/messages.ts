@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { AppendMessage, DeltaMessage, MAX_MESSAGE_CHARS, NoticeAction, RemoveMessage, RetryMessage, ToolMessage, TranscriptEntry, TranscriptUpdate } from './transcript';
 import { AlwaysRule, ApprovalCard, Grant } from './approvalCard';
 import { ContextChip, EditorChip, FileMatch, MAX_CHIPS } from './contextChips';
+import { HistoryList, QueuedMessage, SessionId, SessionInfo, TrashId, TrashItem, MAX_TITLE_CHARS } from './history';
 import { AGENT_NAME, AgentInfo, LocalServerInfo, McpServerInfo, MemoryInfo, Meter, Mode, ModelStatus, QuestionRequest, SkillInfo, TODO_STATUSES, TodoItem } from './panelState';
 
 const id = z.string().min(1).max(100);
@@ -15,6 +16,7 @@ export * from './transcript';
 export * from './approvalCard';
 export * from './panelState';
 export * from './contextChips';
+export * from './history';
 
 /** Host -> webview. */
 export const HostMessage = z.discriminatedUnion('type', [
@@ -78,6 +80,15 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rules'), rules: z.array(AlwaysRule).max(1000) }),
   /** Put the cursor in the composer (Focus Chat, New Chat), or on a pending card (its notification's Show). */
   z.object({ type: z.literal('focus'), target: z.enum(['composer', 'approval']), id: id.optional() }),
+  /** The history view's list (for the query it asked), and the chats the empty state offers to resume. */
+  HistoryList.extend({ type: z.literal('history') }),
+  z.object({ type: z.literal('recentChats'), sessions: z.array(SessionInfo).max(5) }),
+  /** Show History: the panel opens its history view. */
+  z.object({ type: z.literal('openHistory') }),
+  /** The messages typed during the turn, not yet delivered. */
+  z.object({ type: z.literal('queue'), messages: z.array(QueuedMessage).max(100) }),
+  /** The files this conversation deleted that are still in the trash; `note`: what the last Restore did. */
+  z.object({ type: z.literal('trash'), entries: z.array(TrashItem).max(1000), note: z.string().max(2000).optional() }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -148,6 +159,23 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('removeRule'), tool: z.string().min(1).max(200), pattern: z.string().min(1).max(20_000) }),
   /** Open the user settings (JSON) at peon.permission.rules. */
   z.object({ type: z.literal('openRules') }),
+  /** The history view: list the chats whose title or messages hold the query's words. */
+  z.object({ type: z.literal('listHistory'), query: z.string().max(200) }),
+  /** Continue a saved chat; rename one; delete one (the host asks first); export one as Markdown (the host asks where). */
+  z.object({ type: z.literal('resumeSession'), id: SessionId }),
+  z.object({ type: z.literal('renameSession'), id: SessionId, title: z.string().trim().min(1).max(MAX_TITLE_CHARS) }),
+  z.object({ type: z.literal('deleteSession'), id: SessionId }),
+  z.object({ type: z.literal('exportSession'), id: SessionId }),
+  /** Typed during a turn: delivered at its next step (as a new message when no turn runs). */
+  z.object({ type: z.literal('queueMessage'), text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS) }),
+  z.object({ type: z.literal('unqueueMessage'), id }),
+  /** Edit and resend a message of the person's: the conversation goes on from before it, with `text`. */
+  z.object({ type: z.literal('editMessage'), entryId: id, text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS) }),
+  /** Run the turn that ended in this answer again. */
+  z.object({ type: z.literal('retryMessage'), entryId: id }),
+  /** The trash: list this conversation's deleted files; restore one. */
+  z.object({ type: z.literal('listTrash') }),
+  z.object({ type: z.literal('restoreTrash'), id: TrashId }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

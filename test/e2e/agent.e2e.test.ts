@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, runCommand, sendMessage, startNewChat, UI_WAIT, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, resumeFromHistory, sendMessage, startNewChat, UI_WAIT, type Workbench } from './workbench';
 
 // A prompt in the panel of a real VS Code: the answer streams from a scripted
 // OpenAI-compatible server, a read tool call appears as a card with its result, then the
@@ -55,8 +55,7 @@ test('the conversation is saved: after New Chat, Show History brings it back, an
   const chat = await openPeonView(page);
   await chat.getByText('Ask for a change in this workspace.', { exact: false }).waitFor();
 
-  await runCommand(page, 'Peon: Show History');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'What do the notes say?' }).first().click();
+  await resumeFromHistory(page, chat, 'What do the notes say?');
   const answers = chat.getByRole('article', { name: 'Peon' });
   await expect.poll(() => answers.allTextContents(), { timeout: UI_WAIT }).toEqual(['Let me look at the notes.', 'The notes say the build is green.']);
   expect(await chat.getByRole('group', { name: 'Tool call read' }).locator('.tool-status').textContent()).toBe('done');
@@ -160,7 +159,6 @@ test('model output renders as Markdown; images, scripts and javascript: links in
   await inert();
 
   await startNewChat(page);
-  await runCommand(page, 'Peon: Show History');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'what did you find?' }).first().click();
+  await resumeFromHistory(page, chat, 'what did you find?');
   await inert();
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir, repoRoot } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, runCommand, sendInNewChat, sendMessage, UI_WAIT, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, resumeFromHistory, sendInNewChat, sendMessage, UI_WAIT, type Workbench } from './workbench';
 
 // The interaction tools in the real VS Code (DESIGN.md §4, §7): questions in the modal,
 // Stop while one is open, the todo list live both ways, and plan mode from its approval
@@ -127,8 +127,7 @@ test('plan mode survives a reload: the conversation resumed from history is stil
   await page.getByRole('button', { name: 'New Chat' }).click();
   await banner.waitFor({ state: 'detached', timeout: UI_WAIT });
 
-  await runCommand(page, 'Peon: Show History');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'plan the rename' }).first().click();
+  await resumeFromHistory(page, chat, 'plan the rename');
   await banner.waitFor({ timeout: UI_WAIT });
   model.script(call('r2', 'write', { path: 'src/renamed.ts', content: 'x\n' }), { text: 'Still planning.' });
   await sendMessage(chat, 'go ahead');

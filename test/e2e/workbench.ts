@@ -153,3 +153,11 @@ export async function setSideBarWidth(page: Page, width: number): Promise<void> 
   const reached = await sidebarWidth();
   if (Math.abs(reached - width) > 1) throw new Error(`The side bar is ${reached} px wide, not ${width}`);
 }
+
+/** Opens the panel's history view with Peon: Show History and continues the chat titled `title`. */
+export async function resumeFromHistory(page: Page, chat: FrameLocator, title: string): Promise<void> {
+  await runCommand(page, 'Peon: Show History');
+  const history = chat.getByRole('region', { name: 'Chat history' });
+  await history.getByRole('button', { name: title, exact: true }).click({ timeout: UI_WAIT });
+  await history.waitFor({ state: 'detached', timeout: UI_WAIT });
+}

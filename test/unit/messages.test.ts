@@ -30,12 +30,23 @@ describe('webview -> host messages are validated', () => {
     [{ type: 'insertAtCursor', text: 'const x = 1;' }],
     [{ type: 'removeRule', tool: 'bash', pattern: 'npm run ts --if-present' }],
     [{ type: 'openRules' }],
+    [{ type: 'listHistory', query: 'zebrafish loader' }],
+    [{ type: 'resumeSession', id: 'm3x9k2a-0a1b2c' }],
+    [{ type: 'renameSession', id: 'm3x9k2a-0a1b2c', title: 'Login test: flaky on CI' }],
+    [{ type: 'deleteSession', id: 'm3x9k2a-0a1b2c' }],
+    [{ type: 'exportSession', id: 'm3x9k2a-0a1b2c' }],
+    [{ type: 'queueMessage', text: 'also update the README' }],
+    [{ type: 'unqueueMessage', id: 'q1' }],
+    [{ type: 'editMessage', entryId: 'e3', text: 'use pnpm instead' }],
+    [{ type: 'retryMessage', entryId: 'e8' }],
+    [{ type: 'listTrash' }],
+    [{ type: 'restoreTrash', id: 'm3x9k2a1-0a1b2c3d' }],
   ])('accepts %j', (raw) => {
     expect(parseWebviewMessage(raw)).toEqual({ ok: true, message: raw });
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' \| 'noticeAction' \| 'selectModel' \| 'addContext' \| 'removeContext' \| 'findFiles' \| 'copyText' \| 'insertAtCursor' \| 'removeRule' \| 'openRules' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' \| 'noticeAction' \| 'selectModel' \| 'addContext' \| 'removeContext' \| 'findFiles' \| 'copyText' \| 'insertAtCursor' \| 'removeRule' \| 'openRules' \| 'listHistory' \| 'resumeSession' \| 'renameSession' \| 'deleteSession' \| 'exportSession' \| 'queueMessage' \| 'unqueueMessage' \| 'editMessage' \| 'retryMessage' \| 'listTrash' \| 'restoreTrash' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -60,6 +71,14 @@ describe('webview -> host messages are validated', () => {
     ['a notice action outside the set', { type: 'noticeAction', entryId: 'e4', action: 'runCommand' }, /at action/],
     ['a notice action without its notice', { type: 'noticeAction', entryId: '', action: 'retry' }, /at entryId/],
     ['a rule to remove without a pattern', { type: 'removeRule', tool: 'bash', pattern: '' }, /at pattern/],
+    ['a session id that is a path', { type: 'resumeSession', id: '../../etc/passwd' }, /at id/],
+    ['a session deleted by a made-up id', { type: 'deleteSession', id: 'abc' }, /at id/],
+    ['a blank title', { type: 'renameSession', id: 'm3x9k2a-0a1b2c', title: '  \n ' }, /at title/],
+    ['a title past its bound', { type: 'renameSession', id: 'm3x9k2a-0a1b2c', title: 'x'.repeat(101) }, /at title/],
+    ['a history query past its bound', { type: 'listHistory', query: 'x'.repeat(201) }, /at query/],
+    ['a blank queued message', { type: 'queueMessage', text: ' ' }, /at text/],
+    ['an edit without its text', { type: 'editMessage', entryId: 'e3' }, /at text/],
+    ['a trash id that is a path', { type: 'restoreTrash', id: '../a.bin' }, /at id/],
   ])('rejects %s', (_what, raw, error) => {
     const parsed = parseWebviewMessage(raw);
     expect(parsed.ok).toBe(false);
@@ -143,6 +162,18 @@ describe('host -> webview messages are validated', () => {
     expect(parseHostMessage(raw).ok).toBe(false);
   });
 
+  test('accepts the history list, recent chats, the queue and the trash; rejects them out of shape', () => {
+    const session = { id: 'm3x9k2a-0a1b2c', title: 'Fix the flaky login test', createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-02T00:00:00.000Z', messages: 4, cost: 0.01, snippet: '…the zebrafish fixture…' };
+    expect(parseHostMessage({ type: 'history', query: 'zebrafish', sessions: [session], total: 5, titlesOnly: 0, current: session.id }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'recentChats', sessions: [session] }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'openHistory' }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'queue', messages: [{ id: 'q1', text: 'also update the README' }] }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'trash', entries: [{ id: 'm3x9k2a1-0a1b2c3d', path: 'src/old.js', size: 12, deletedAt: '2025-01-01T00:00:00.000Z', link: false }], note: 'Restored src/old.js.' }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'recentChats', sessions: Array.from({ length: 6 }, () => session) }).ok).toBe(false);
+    expect(parseHostMessage({ type: 'history', query: '', sessions: [{ ...session, id: '../x' }], total: 1, titlesOnly: 0 }).ok).toBe(false);
+    expect(parseHostMessage({ type: 'trash', entries: [{ id: 'x', path: 'a', size: 1, deletedAt: '', link: false }] }).ok).toBe(false);
+  });
+
   test.each([
     ['an entry of unknown kind', { type: 'append', entry: { kind: 'html', id: 'e1', html: '<img src=x>' } }],
     ['a notice level outside the set', { type: 'append', entry: { kind: 'notice', id: 'e1', level: 'raw', text: 'x' } }],
@@ -186,6 +217,17 @@ test('dispatch calls the handler of the message type, and only it', () => {
     insertAtCursor: () => seen.push('insertAtCursor'),
     removeRule: () => seen.push('removeRule'),
     openRules: () => seen.push('openRules'),
+    listHistory: () => seen.push('listHistory'),
+    resumeSession: () => seen.push('resumeSession'),
+    renameSession: () => seen.push('renameSession'),
+    deleteSession: () => seen.push('deleteSession'),
+    exportSession: () => seen.push('exportSession'),
+    queueMessage: () => seen.push('queueMessage'),
+    unqueueMessage: () => seen.push('unqueueMessage'),
+    editMessage: () => seen.push('editMessage'),
+    retryMessage: () => seen.push('retryMessage'),
+    listTrash: () => seen.push('listTrash'),
+    restoreTrash: () => seen.push('restoreTrash'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
   dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });

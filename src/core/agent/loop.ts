@@ -13,8 +13,12 @@ import type { SkillUse } from '../skills/slashCommand';
 export type FinalReason = 'end_turn' | 'max_tokens' | 'step_cap' | 'cancelled' | 'repeated_failure' | 'error';
 
 export type LoopEvent =
-  /** A user message joined the history: the turn's prompt, or (`incoming`) a background subagent's report. */
-  | { readonly type: 'prompt'; readonly text: string; readonly incoming?: true }
+  /**
+   * A user message joined the history: the turn's prompt, or (`incoming`) one that arrived
+   * while the turn ran: a background subagent's report, or (`queued`: its id) a message the
+   * person typed meanwhile.
+   */
+  | { readonly type: 'prompt'; readonly text: string; readonly incoming?: true; readonly queued?: string }
   | { readonly type: 'text'; readonly delta: string }
   | { readonly type: 'tool_call'; readonly call: ToolCall }
   | { readonly type: 'tool_result'; readonly call: ToolCall; readonly outcome: ToolCallOutcome | { ok: false; error: { code: string; message: string } } }
@@ -45,10 +49,10 @@ export interface LoopOptions {
    */
   readonly reminders?: () => Promise<readonly string[]>;
   /**
-   * Messages that arrived while the turn ran (a background subagent's report), read
-   * before each model request; each joins the history as a user message.
+   * Messages that arrived while the turn ran (a background subagent's report, a message
+   * the person queued), read before each model request; each joins the history as a user message.
    */
-  readonly incoming?: () => readonly string[];
+  readonly incoming?: () => readonly Incoming[];
   readonly tools: readonly ToolSpec[];
   readonly signal: AbortSignal;
   readonly onEvent: (event: LoopEvent) => void;
@@ -66,6 +70,9 @@ export interface LoopOptions {
   /** The model's price, when known: usage events then carry their cost. */
   readonly price?: Price;
 }
+
+/** A message that arrived during a turn: a subagent's report, or the person's queued message with its id. */
+export type Incoming = string | { readonly text: string; readonly queued: string };
 
 type Outcome = LoopEvent & { type: 'tool_result' };
 
@@ -116,9 +123,10 @@ export async function runAgentTurn(
 
   for (let step = 0; step < maxSteps; step++) {
     steps = step + 1;
-    for (const text of options.incoming?.() ?? []) {
+    for (const message of options.incoming?.() ?? []) {
+      const text = typeof message === 'string' ? message : message.text;
       remember({ role: 'user', text });
-      options.onEvent({ type: 'prompt', text, incoming: true });
+      options.onEvent({ type: 'prompt', text, incoming: true, ...(typeof message === 'string' ? {} : { queued: message.queued }) });
     }
     const policy = options.compaction;
     if (policy && contextTokens > policy.contextWindow * policy.threshold) {

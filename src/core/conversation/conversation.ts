@@ -37,6 +37,7 @@ import { Workspace } from '../workspace/workspace';
 import { registryFor, startingMode, type AgentType } from './agentTypes';
 import { CallPipeline, type ToolCallOutcome } from './pipeline';
 import { answered } from './history';
+import { MessageQueue } from './messageQueue';
 import { remindersFor } from './reminders';
 import { ConversationState, type SavedState } from './state';
 import { Subagents, type ChildSpec } from './subagents';
@@ -105,6 +106,11 @@ export interface TurnOptions {
    * for `/skill-name` or to rank skills.
    */
   readonly attached?: string;
+  /**
+   * The history ends with this turn's prompt already (the person asked for the answer
+   * again): the turn runs from it, the prompt neither expanded nor added a second time.
+   */
+  readonly again?: boolean;
 }
 
 export interface ConversationSetup {
@@ -166,6 +172,8 @@ export class Conversation {
   readonly history: HistoryItem[];
   /** Every subagent of this session (a child shares its root's). */
   readonly subagents: Subagents;
+  /** What the person typed during a turn: it joins the history before the next model request. */
+  readonly queue = new MessageQueue();
   private permissions: PermissionConfig;
   private settings: SettingValues;
   private layers: SettingLayers;
@@ -452,6 +460,17 @@ export class Conversation {
     if (!this.setup.child) this.subagents.stopAll();
   }
 
+  /**
+   * The history cut back to its first `length` items: a message of the person's edited
+   * (the conversation goes on from before it) or an answer asked for again. Never during a turn.
+   */
+  rewind(length: number): void {
+    if (this.running) throw new Error('The conversation cannot be rewound while a turn runs.');
+    this.history.splice(Math.max(0, length));
+    // The last request's size no longer says how full the context is; the next one will.
+    this.contextTokens = 0;
+  }
+
   /** One tool call outside a model turn (`peon tool`), in order with the others. */
   async call(name: string, input: unknown): Promise<ToolCallOutcome> {
     // Servers settled and their tools in the registry already (the usual case): nothing to wait for.
@@ -482,7 +501,10 @@ export class Conversation {
       this.live = session;
       // `/skill-name` in the person's message loads the skill (or starts its subagent), as loadskill would. A
       // subagent's prompt is the model's, never the person's: it starts nothing.
-      const expanded = this.registry.get('loadskill') && !this.setup.child ? await expandSlashSkills(prompt, this.catalog, { subagents: control, signal }) : { text: prompt, uses: [] };
+      const last = this.history.at(-1);
+      const again = options.again && last?.role === 'user' ? last.text : undefined;
+      const expanded =
+        again === undefined && this.registry.get('loadskill') && !this.setup.child ? await expandSlashSkills(prompt, this.catalog, { subagents: control, signal }) : { text: prompt, uses: [] };
       for (const use of expanded.uses) onEvent({ type: 'skill', ...use });
       const skills = this.registry.get('loadskill') || this.registry.get('read_skill') ? skillListing(this.catalog.list(), prompt, settings['peon.skills.promptChars'] ?? 8000) : '';
       const run = (text: string, maxSteps: number) =>
@@ -493,8 +515,8 @@ export class Conversation {
           tools: this.specs,
           // The todo list rides along for an agent that keeps it (an explorer has no todo tools).
           reminders: () => remindersFor(this.state.current, this.registry.get('todoread') ? this.todos : undefined, this.registry.get('exitplanmode') !== undefined),
-          // A background subagent that ended: its report joins the next request.
-          incoming: () => this.subagents.drain(name),
+          // What the person typed meanwhile, and a background subagent that ended: each joins the next request.
+          incoming: () => [...(this.setup.child ? [] : this.queue.drain().map((m) => ({ text: m.text, queued: m.id }))), ...this.subagents.drain(name)],
           signal,
           maxSteps,
           contextTokens: this.contextTokens,
@@ -510,7 +532,7 @@ export class Conversation {
           ...withPrice(settings, client),
         });
       let steps = options.maxSteps ?? 50;
-      let result = await run(options.attached ? `${expanded.text}\n\n${options.attached}` : expanded.text, steps);
+      let result = await run(again ?? (options.attached ? `${expanded.text}\n\n${options.attached}` : expanded.text), steps);
       steps -= result.steps;
       while (options.settle && result.reason === 'end_turn' && this.subagents.hasOpen(name) && steps > 0) {
         await this.subagents.settled(name, signal);

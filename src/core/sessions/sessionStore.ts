@@ -1,11 +1,16 @@
 // Conversations persisted as append-only JSON lines, one file per session (DESIGN.md §6):
 // every change is one line written as it happens, so a crash loses at most the event in
-// flight; a torn last line is skipped on load.
+// flight; a torn last line is skipped on load. Listing and searching go through an index
+// beside them (sessionIndex.ts), so hundreds of sessions stay quick to list and search.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SavedState } from '../conversation/state';
 import type { HistoryItem } from '../model/modelClient';
+import { SessionIndex, type SearchResult, type SessionSummary } from './sessionIndex';
+import { cleanTitle, titleFrom } from './sessionTitle';
+
+export type { SearchHit, SearchResult, SessionSummary } from './sessionIndex';
 
 export interface SessionMeta {
   readonly id: string;
@@ -22,7 +27,15 @@ export type SessionRecord =
   | { readonly type: 'reset'; readonly history: HistoryItem[] }
   | { readonly type: 'view'; readonly message: unknown }
   /** The conversation's state (mode, grants) as it became; the last one counts. */
-  | { readonly type: 'state'; readonly state: SavedState };
+  | { readonly type: 'state'; readonly state: SavedState }
+  /** The person renamed the chat; the last one counts. */
+  | { readonly type: 'title'; readonly title: string }
+  /** A message of the person's (transcript entry `entry`) joined the history at index `at`: editing it cuts the history there. */
+  | { readonly type: 'mark'; readonly entry: string; readonly at: number }
+  /** The history cut back to its first `length` items (a message edited, an answer retried). */
+  | { readonly type: 'truncate'; readonly length: number }
+  /** A file this conversation deleted, kept in the workspace's trash under this id. */
+  | { readonly type: 'trashed'; readonly trashId: string };
 
 export interface LoadedSession {
   readonly meta: SessionMeta;
@@ -31,60 +44,73 @@ export interface LoadedSession {
   readonly view: unknown[];
   /** The conversation's last saved state, if it saved one. */
   readonly state?: SavedState;
+  /** Where each message of the person's joined the history (by transcript entry), for those still in it. */
+  readonly marks: ReadonlyMap<string, number>;
+  /** The trash ids of the files it deleted. */
+  readonly trashed: readonly string[];
 }
 
 const ID = /^[0-9a-z]+-[0-9a-f]{6}$/;
 
 export class SessionStore {
-  constructor(readonly dir: string) {}
+  private readonly index: SessionIndex;
+
+  constructor(readonly dir: string) {
+    this.index = new SessionIndex(dir, ID);
+  }
 
   private file(id: string): string {
     if (!ID.test(id)) throw new Error(`Not a session id: ${JSON.stringify(id)}`);
     return path.join(this.dir, `${id}.jsonl`);
   }
 
-  create(title: string): SessionMeta {
+  /** A new session for a chat whose first message is `firstMessage` (its title is taken from it). */
+  create(firstMessage: string): SessionMeta {
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const id = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
     const createdAt = new Date().toISOString();
-    const clean = title.replace(/\s+/g, ' ').trim().slice(0, 80) || 'New chat';
-    this.append(id, { type: 'meta', title: clean, createdAt });
-    return { id, title: clean, createdAt, updatedAt: createdAt };
+    const title = titleFrom(firstMessage);
+    this.append(id, { type: 'meta', title, createdAt });
+    return { id, title, createdAt, updatedAt: createdAt };
   }
 
   append(id: string, record: SessionRecord): void {
     fs.appendFileSync(this.file(id), `${JSON.stringify(record)}\n`, { mode: 0o600 });
   }
 
-  list(): SessionMeta[] {
-    let names: string[];
-    try {
-      names = fs.readdirSync(this.dir).filter((n) => n.endsWith('.jsonl'));
-    } catch {
-      return [];
-    }
-    const sessions: SessionMeta[] = [];
-    for (const name of names) {
-      const id = name.slice(0, -'.jsonl'.length);
-      if (!ID.test(id)) continue;
-      const file = path.join(this.dir, name);
-      const first = readFirstLine(file);
-      try {
-        const meta = JSON.parse(first ?? '') as SessionRecord;
-        if (meta.type !== 'meta') continue;
-        sessions.push({ id, title: meta.title, createdAt: meta.createdAt, updatedAt: fs.statSync(file).mtime.toISOString() });
-      } catch {
-        // not a session file we can read: left alone
-      }
-    }
-    return sessions.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  exists(id: string): boolean {
+    return ID.test(id) && fs.existsSync(this.file(id));
+  }
+
+  /** Saved conversations, most recently active first. */
+  list(): SessionSummary[] {
+    return this.index.list();
+  }
+
+  /** The sessions whose title or messages hold every word of `query` (newest first); see SessionIndex.search. */
+  search(query: string, limit?: number): SearchResult {
+    return this.index.search(query, limit);
+  }
+
+  /** Gives a session the person's title; it keeps its place in the list (renaming is not activity). */
+  rename(id: string, title: string): string {
+    const file = this.file(id);
+    const clean = cleanTitle(title);
+    if (clean === '') throw new Error('A title cannot be empty.');
+    const { atime, mtime } = fs.statSync(file);
+    this.append(id, { type: 'title', title: clean });
+    fs.utimesSync(file, atime, mtime);
+    return clean;
   }
 
   load(id: string): LoadedSession {
     const lines = fs.readFileSync(this.file(id), 'utf8').split('\n');
     let meta: SessionMeta | undefined;
+    let title: string | undefined;
     const history: HistoryItem[] = [];
     const view: unknown[] = [];
+    const marks = new Map<string, number>();
+    const trashed: string[] = [];
     let state: SavedState | undefined;
     for (const line of lines) {
       if (line === '') continue;
@@ -96,12 +122,20 @@ export class SessionStore {
       }
       if (record.type === 'meta') meta = { id, title: record.title, createdAt: record.createdAt, updatedAt: record.createdAt };
       else if (record.type === 'history') history.push(record.item);
-      else if (record.type === 'reset') history.splice(0, history.length, ...record.history);
-      else if (record.type === 'view') view.push(record.message);
+      else if (record.type === 'reset') {
+        history.splice(0, history.length, ...record.history);
+        marks.clear(); // the turns were summarised: no message of the person's is where it was
+      } else if (record.type === 'view') view.push(record.message);
       else if (record.type === 'state' && typeof record.state === 'object' && record.state !== null) state = record.state;
+      else if (record.type === 'title' && typeof record.title === 'string') title = record.title;
+      else if (record.type === 'mark' && typeof record.entry === 'string' && Number.isInteger(record.at)) marks.set(record.entry, record.at);
+      else if (record.type === 'truncate' && Number.isInteger(record.length)) {
+        history.splice(record.length);
+        for (const [entry, at] of marks) if (at >= record.length) marks.delete(entry);
+      } else if (record.type === 'trashed' && typeof record.trashId === 'string') trashed.push(record.trashId);
     }
     if (!meta) throw new Error(`Session ${id} has no header line.`);
-    return { meta, history, view, ...(state ? { state } : {}) };
+    return { meta: title ? { ...meta, title } : meta, history, view, marks, trashed, ...(state ? { state } : {}) };
   }
 
   /** Where a session's subagents are saved (agentStore.ts), beside its file. */
@@ -112,18 +146,6 @@ export class SessionStore {
   delete(id: string): void {
     fs.rmSync(this.file(id), { force: true });
     fs.rmSync(this.agentsDir(id), { recursive: true, force: true });
-  }
-}
-
-function readFirstLine(file: string): string | undefined {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(4096);
-    const n = fs.readSync(fd, buffer, 0, buffer.length, 0);
-    const text = buffer.subarray(0, n).toString('utf8');
-    const nl = text.indexOf('\n');
-    return nl === -1 ? undefined : text.slice(0, nl);
-  } finally {
-    fs.closeSync(fd);
+    this.index.forget(id);
   }
 }

@@ -59,23 +59,45 @@ export class Trash {
     return entries.sort((a, b) => a.deletedAt.localeCompare(b.deletedAt));
   }
 
-  /** Puts the file back where it was; refuses to overwrite anything that exists there now. */
-  async restore(id: string): Promise<TrashEntry> {
-    if (!/^[a-z0-9]+-[0-9a-f]{8}$/.test(id)) throw new ToolError('invalid_input', `No trash entry ${JSON.stringify(id)}.`);
-    const meta = path.join(this.dir, `${id}.json`);
-    let entry: TrashEntry;
+  /** One entry, or undefined when there is none by that id (restored, or never kept). */
+  async get(id: string): Promise<TrashEntry | undefined> {
+    if (!TRASH_ID.test(id)) return undefined;
     try {
-      entry = JSON.parse(await fs.readFile(meta, 'utf8')) as TrashEntry;
+      return JSON.parse(await fs.readFile(path.join(this.dir, `${id}.json`), 'utf8')) as TrashEntry;
     } catch {
-      throw new ToolError('not_found', `No trash entry ${id}.`);
+      return undefined;
     }
-    const exists = await fs.lstat(entry.originalPath).then(() => true, () => false);
-    if (exists) throw new ToolError('already_exists', `${entry.originalPath} exists again; move it away before restoring.`);
-    await fs.mkdir(path.dirname(entry.originalPath), { recursive: true });
-    if (entry.linkTarget !== undefined) await fs.symlink(entry.linkTarget, entry.originalPath);
-    else await atomicWrite(entry.originalPath, await fs.readFile(path.join(this.dir, `${id}.bin`)), entry.mode);
+  }
+
+  /**
+   * Puts the file back where it was, or at `to` (beside it, when its place is taken
+   * again); refuses to overwrite anything that exists there now.
+   */
+  async restore(id: string, to?: string): Promise<TrashEntry> {
+    if (!TRASH_ID.test(id)) throw new ToolError('invalid_input', `No trash entry ${JSON.stringify(id)}.`);
+    const meta = path.join(this.dir, `${id}.json`);
+    const entry = await this.get(id);
+    if (!entry) throw new ToolError('not_found', `No trash entry ${id}.`);
+    const target = to ?? entry.originalPath;
+    const exists = await fs.lstat(target).then(() => true, () => false);
+    if (exists) throw new ToolError('already_exists', `${target} exists again; move it away before restoring.`);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    if (entry.linkTarget !== undefined) await fs.symlink(entry.linkTarget, target);
+    else await atomicWrite(target, await fs.readFile(path.join(this.dir, `${id}.bin`)), entry.mode);
     await fs.rm(path.join(this.dir, `${id}.bin`), { force: true });
     await fs.rm(meta, { force: true });
     return entry;
+  }
+}
+
+const TRASH_ID = /^[a-z0-9]+-[0-9a-f]{8}$/;
+
+/** A free name beside `file` for a copy coming back where the file exists again: `name (restored).ext`, then `(restored 2)`, … */
+export async function freeNameBeside(file: string): Promise<string> {
+  const ext = path.extname(file);
+  const stem = file.slice(0, file.length - ext.length);
+  for (let n = 1; ; n++) {
+    const candidate = `${stem} (restored${n === 1 ? '' : ` ${n}`})${ext}`;
+    if (!(await fs.lstat(candidate).then(() => true, () => false))) return candidate;
   }
 }

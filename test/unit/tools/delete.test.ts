@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { denyAll, makeContext, makeSession, makeWorkspace, tempDir } from './toolTestContext';
 import { CallPipeline } from '../../../src/core/conversation/pipeline';
 import { builtinRegistry } from '../../../src/core/tools/builtins';
+import { freeNameBeside } from '../../../src/core/workspace/trash';
 
 describe('delete', () => {
   test('deletes a file and keeps it restorable in the trash, mode included', async () => {
@@ -30,6 +31,17 @@ describe('delete', () => {
     const [entry] = await ctx.trash.list();
     await expect(ctx.trash.restore(entry!.id)).rejects.toMatchObject({ code: 'already_exists' });
     expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('v2');
+    // It can come back beside it instead, under a free name; never over a file.
+    const beside = await freeNameBeside(path.join(root, 'a.txt'));
+    expect(beside).toBe(path.join(root, 'a (restored).txt'));
+    fs.writeFileSync(beside, 'taken');
+    expect(await freeNameBeside(path.join(root, 'a.txt'))).toBe(path.join(root, 'a (restored 2).txt'));
+    await expect(ctx.trash.restore(entry!.id, beside)).rejects.toMatchObject({ code: 'already_exists' });
+    expect(await ctx.trash.get(entry!.id)).toMatchObject({ originalPath: path.join(root, 'a.txt') });
+    await ctx.trash.restore(entry!.id, path.join(root, 'a (restored 2).txt'));
+    expect(fs.readFileSync(path.join(root, 'a (restored 2).txt'), 'utf8')).toBe('v1');
+    expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('v2');
+    expect(await ctx.trash.get(entry!.id)).toBeUndefined();
   });
 
   test('a denied delete keeps the file', async () => {
