@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { deferred } from '../core/deferred';
 import { modelStatusOf } from '../core/modelStatus';
-import { dispatch, parseWebviewMessage, type HostMessage, type ModelStatus, type WebviewMessage } from '../shared/messages';
+import { dispatch, parseWebviewMessage, type HostMessage, type ModelStatus, type TranscriptEntry, type WebviewMessage } from '../shared/messages';
 import { ApprovalCards } from './approvals';
 import { windowOf } from '../core/model/modelInfo';
 import type { Conversation, SavedState } from '../core/conversation/index';
@@ -30,6 +30,8 @@ import { ChatContext } from './chatContext';
 import type { EditorChat } from './editorContext';
 import type { ContextChip } from '../shared/contextChips';
 import { copyText, insertAtCursor } from './codeBlockActions';
+import type { PanelCheckpoints } from './panelCheckpoints';
+import { checkpointNames, panelCheckpoints } from './checkpointDocuments';
 
 
 /** What the webview reported when it mounted (the in-host tests await this). */
@@ -47,14 +49,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly transcript = new Transcript(
     (message) => {
       // What changes the conversation is recorded as it happens (a crash loses at most this line).
-      if (this.session && (message.type === 'append' || message.type === 'delta' || message.type === 'tool' || message.type === 'usage' || message.type === 'remove')) {
+      if (this.session && (message.type === 'append' || message.type === 'delta' || message.type === 'tool' || message.type === 'usage' || message.type === 'remove' || message.type === 'changeFiles')) {
         this.sessions.append(this.session, { type: 'view', message });
       }
       this.post(message);
     },
     (name, args) => this.mcp.titleOf(name, args),
+    checkpointNames,
   );
   private readonly approvals: ApprovalCards;
+  /** Each step's changed files, the turn's list, their diffs, Revert and Keep (DESIGN.md §10). */
+  readonly checkpoints: PanelCheckpoints;
   /** The chips for the next message, the active editor's, the `@` picker. */
   private readonly context = new ChatContext(
     (message) => this.post(message),
@@ -104,6 +109,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       (name, args) => this.mcp.titleOf(name, args),
     );
     this.questions = new QuestionModal((message) => this.post(message), log);
+    this.checkpoints = panelCheckpoints(
+      {
+        checkpoints: () => this.ensureConversation()?.checkpoints,
+        post: (message) => this.post(message),
+        transcript: this.transcript,
+        save: (step) => this.session && this.sessions.append(this.session, { type: 'step', step }),
+        notice: (level, text) => this.transcript.append({ kind: 'notice', level, text }),
+      },
+      storageUri,
+    );
     this.todos = new PanelTodos((message) => this.post(message), log);
     this.memory = new PanelMemory((message) => this.post(message), {
       store: () => {
@@ -187,6 +202,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.session = undefined;
     this.setup.clear();
     this.transcript.clear();
+    this.checkpoints.clear();
     this.agents.clear();
     this.postInit();
   }
@@ -194,6 +210,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** What is allowed for this chat's session (the panel lists it; in-host tests read it). */
   get grants(): SessionGrants | undefined {
     return this.conversation?.state.grants;
+  }
+
+  /** The chat as the panel shows it (the restore picker lists its messages). */
+  get entries(): readonly TranscriptEntry[] {
+    return this.transcript.entries;
   }
 
   /** Saved conversations, newest first. */
@@ -211,6 +232,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.session = id;
     this.setup.clear();
     this.transcript.restore(loaded.view);
+    this.checkpoints.load(loaded.steps);
     this.agents.restore(agents);
     this.postInit();
   }
@@ -298,6 +320,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         onAgentEvent: (name, event) => {
           if (this.conversation !== conversation) return;
           this.agents.event(name, event);
+          if (event.type === 'tool_result') this.checkpoints.sync();
           // A subagent's spend is the chat's spend (DESIGN.md §4).
           if (event.type === 'usage') this.transcript.countChild(event);
         },
@@ -385,12 +408,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     conversation.configure(settings.values, settings.layers, vscode.workspace.isTrusted);
     this.post(skillsMessage(conversation));
     this.transcript.contextWindow = windowOf(client);
+    this.checkpoints.turnStarted();
     try {
       // A chat replaced while its turn ends (New Chat) writes nothing into the next one.
-      await conversation.turn(text, client, (event) => conversation === this.conversation && this.transcript.apply(event), attached ? { attached } : {});
+      await conversation.turn(text, client, (event) => conversation === this.conversation && (this.transcript.apply(event), event.type === 'tool_result' && this.checkpoints.sync()), attached ? { attached } : {});
     } catch (error) {
       this.transcript.append({ kind: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
     } finally {
+      if (conversation === this.conversation) this.checkpoints.turnEnded();
       // The chat may have been replaced meanwhile: the composer follows the one shown.
       this.post({ type: 'busy', busy: this.conversation?.busy ?? false });
     }
@@ -458,6 +483,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         findFiles: (message) => void this.context.find(message.query),
         copyText: (message) => void copyText(message.text),
         insertAtCursor: (message) => void insertAtCursor(message.text),
+        ...this.checkpoints.handlers,
       },
       parsed.message,
     );
@@ -470,6 +496,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.postState();
     for (const card of this.approvals.pending()) this.post({ type: 'approval', card });
     for (const request of this.questions.pending()) this.post({ type: 'question', request });
+    this.checkpoints.postAll();
     this.agents.postAll();
     this.post(skillsMessage(this.conversation));
     this.post(this.mcp.status());

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { AppendMessage, DeltaMessage, MAX_MESSAGE_CHARS, NoticeAction, RemoveMessage, RetryMessage, ToolMessage, TranscriptEntry, TranscriptUpdate } from './transcript';
 import { ApprovalCard, Grant } from './approvalCard';
+import { CheckpointHostMessages, CheckpointWebviewMessages } from './checkpoints';
 import { ContextChip, EditorChip, FileMatch, MAX_CHIPS } from './contextChips';
 import { AGENT_NAME, AgentInfo, LocalServerInfo, McpServerInfo, MemoryInfo, Meter, Mode, ModelStatus, QuestionRequest, SkillInfo, TODO_STATUSES, TodoItem } from './panelState';
 
@@ -15,6 +16,7 @@ export * from './transcript';
 export * from './approvalCard';
 export * from './panelState';
 export * from './contextChips';
+export * from './checkpoints';
 
 /** Host -> webview. */
 export const HostMessage = z.discriminatedUnion('type', [
@@ -74,6 +76,8 @@ export const HostMessage = z.discriminatedUnion('type', [
   /** The `@` picker's entries for `query`: workspace files and folders, best first. */
   z.object({ type: z.literal('fileMatches'), query: z.string().max(200), matches: z.array(FileMatch).max(100) }),
   RetryMessage,
+  /** Checkpoints: a card's or a turn's files as they are now; a revert's conflict card, and when it is settled. */
+  ...CheckpointHostMessages,
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -140,6 +144,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('copyText'), text: z.string().min(1).max(2_000_000) }),
   /** Insert at Cursor on a code block: the host inserts it into the active text editor, or says there is none. */
   z.object({ type: z.literal('insertAtCursor'), text: z.string().min(1).max(2_000_000) }),
+  /** Checkpoints: a changed file's diff, Revert and Keep, a conflict card's answers and comparisons. */
+  ...CheckpointWebviewMessages,
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

@@ -28,12 +28,18 @@ describe('webview -> host messages are validated', () => {
     [{ type: 'findFiles', query: 'ind' }],
     [{ type: 'copyText', text: 'npm test\n' }],
     [{ type: 'insertAtCursor', text: 'const x = 1;' }],
+    [{ type: 'openChange', target: { step: '0b6e…-step' }, path: 'src/index.js' }],
+    [{ type: 'revertChanges', target: { turn: 'e9' } }],
+    [{ type: 'revertChanges', target: { step: 's1' }, paths: ['a.txt'] }],
+    [{ type: 'keepChanges', turn: 'e9', paths: ['a.txt'] }],
+    [{ type: 'resolveConflict', id: 'c1', path: 'a.txt', choice: 'keep' }],
+    [{ type: 'openConflict', id: 'c1', path: 'a.txt', compare: 'since' }],
   ])('accepts %j', (raw) => {
     expect(parseWebviewMessage(raw)).toEqual({ ok: true, message: raw });
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' \| 'noticeAction' \| 'selectModel' \| 'addContext' \| 'removeContext' \| 'findFiles' \| 'copyText' \| 'insertAtCursor' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' \| 'noticeAction' \| 'selectModel' \| 'addContext' \| 'removeContext' \| 'findFiles' \| 'copyText' \| 'insertAtCursor' \| 'openChange' \| 'revertChanges' \| 'keepChanges' \| 'resolveConflict' \| 'openConflict' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -57,6 +63,10 @@ describe('webview -> host messages are validated', () => {
     ['an MCP tool toggle as a string', { type: 'mcpTool', name: 'everything__echo', enabled: 'false' }, /expected boolean.*at enabled/],
     ['a notice action outside the set', { type: 'noticeAction', entryId: 'e4', action: 'runCommand' }, /at action/],
     ['a notice action without its notice', { type: 'noticeAction', entryId: '', action: 'retry' }, /at entryId/],
+    ['a revert of a path, not a step or a turn', { type: 'revertChanges', target: { path: '/etc/passwd' } }, /at target/],
+    ['a revert of no files', { type: 'revertChanges', target: { step: 's1' }, paths: [] }, /at paths/],
+    ['a conflict answer outside the set', { type: 'resolveConflict', id: 'c1', path: 'a.txt', choice: 'overwrite' }, /at choice/],
+    ['a comparison outside the set', { type: 'openConflict', id: 'c1', path: 'a.txt', compare: 'theirs' }, /at compare/],
   ])('rejects %s', (_what, raw, error) => {
     const parsed = parseWebviewMessage(raw);
     expect(parsed.ok).toBe(false);
@@ -101,6 +111,19 @@ describe('host -> webview messages are validated', () => {
     expect(parseHostMessage({ type: 'append', entry: { kind: 'notice', id: 'e2', level: 'warning', text: 'x', actions: ['openTerminal'] } }).ok).toBe(false);
     expect(parseHostMessage({ type: 'remove' }).ok).toBe(false);
     expect(parseHostMessage({ type: 'localModels', models: ['qwen3'] }).ok).toBe(false);
+  });
+
+  test("accepts a step's changes on its card, a turn's list, the files' marks and a conflict card; refuses a kind or a mark outside the set", () => {
+    const file = { path: 'src/a.js', kind: 'modified', restorable: true };
+    const changes = { step: 's1', summary: 'changed 1 file', files: [file] };
+    expect(parseHostMessage({ type: 'tool', id: 'e2', status: 'ok', output: '', changes }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'append', entry: { kind: 'changes', id: 'e3', steps: ['s1'], files: [{ ...file, state: 'kept' }], untracked: 1 } }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'changeFiles', id: 'e3', files: [{ ...file, state: 'reverted' }] }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'revertConflict', conflict: { id: 'c1', action: 'Revert this step', files: [{ path: 'src/a.js', now: 'changed', since: '-a\n+b', restore: '-b\n+a' }] } }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'revertConflictSettled', id: 'c1' }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'changeFiles', id: 'e3', files: [{ ...file, kind: 'copied' }] }).ok).toBe(false);
+    expect(parseHostMessage({ type: 'changeFiles', id: 'e3', files: [{ ...file, state: 'lost' }] }).ok).toBe(false);
+    expect(parseHostMessage({ type: 'revertConflict', conflict: { id: 'c1', action: 'x', files: [] } }).ok).toBe(false);
   });
 
   const SHA = 'a'.repeat(64);
@@ -174,6 +197,11 @@ test('dispatch calls the handler of the message type, and only it', () => {
     findFiles: () => seen.push('findFiles'),
     copyText: () => seen.push('copyText'),
     insertAtCursor: () => seen.push('insertAtCursor'),
+    openChange: () => seen.push('openChange'),
+    revertChanges: () => seen.push('revertChanges'),
+    keepChanges: () => seen.push('keepChanges'),
+    resolveConflict: () => seen.push('resolveConflict'),
+    openConflict: () => seen.push('openConflict'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
   dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Step } from '../checkpoints/checkpoints';
 import type { SavedState } from '../conversation/state';
 import type { HistoryItem } from '../model/modelClient';
 
@@ -22,7 +23,9 @@ export type SessionRecord =
   | { readonly type: 'reset'; readonly history: HistoryItem[] }
   | { readonly type: 'view'; readonly message: unknown }
   /** The conversation's state (mode, grants) as it became; the last one counts. */
-  | { readonly type: 'state'; readonly state: SavedState };
+  | { readonly type: 'state'; readonly state: SavedState }
+  /** A step's checkpoint as recorded (what it changed, by content id): a resumed chat can revert it again. */
+  | { readonly type: 'step'; readonly step: Step };
 
 export interface LoadedSession {
   readonly meta: SessionMeta;
@@ -31,6 +34,8 @@ export interface LoadedSession {
   readonly view: unknown[];
   /** The conversation's last saved state, if it saved one. */
   readonly state?: SavedState;
+  /** Its steps' checkpoints, in the order they were taken. */
+  readonly steps: Step[];
 }
 
 const ID = /^[0-9a-z]+-[0-9a-f]{6}$/;
@@ -86,6 +91,7 @@ export class SessionStore {
     const history: HistoryItem[] = [];
     const view: unknown[] = [];
     let state: SavedState | undefined;
+    const steps: Step[] = [];
     for (const line of lines) {
       if (line === '') continue;
       let record: SessionRecord;
@@ -99,9 +105,10 @@ export class SessionStore {
       else if (record.type === 'reset') history.splice(0, history.length, ...record.history);
       else if (record.type === 'view') view.push(record.message);
       else if (record.type === 'state' && typeof record.state === 'object' && record.state !== null) state = record.state;
+      else if (record.type === 'step' && typeof record.step === 'object' && record.step !== null) steps.push(record.step);
     }
     if (!meta) throw new Error(`Session ${id} has no header line.`);
-    return { meta, history, view, ...(state ? { state } : {}) };
+    return { meta, history, view, ...(state ? { state } : {}), steps };
   }
 
   /** Where a session's subagents are saved (agentStore.ts), beside its file. */
