@@ -107,6 +107,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       (message) => this.post(message),
       (text) => this.transcript.append({ kind: 'notice', level: 'info', text }),
       (name, args) => this.mcp.titleOf(name, args),
+      checkpointNames,
     );
     this.questions = new QuestionModal((message) => this.post(message), log);
     this.checkpoints = panelCheckpoints(

@@ -6,7 +6,7 @@
 // names (a step, a turn, a file) is looked up here in the chat's own record.
 import path from 'node:path';
 import type { Checkpoints, FileChange, Step } from '../core/checkpoints/checkpoints';
-import { filesOf, revertFiles, type FileConflict, type FileHistory, type FilesReverted } from '../core/checkpoints/revertFiles';
+import { filesOf, netChange, revertFiles, type FileConflict, type FileHistory, type FilesReverted } from '../core/checkpoints/revertFiles';
 import { Trash } from '../core/workspace/trash';
 import { CONFLICT_DIFF_CHARS, MAX_LISTED_FILES, type ChangedFile, type ChangesTarget, type ConflictFile, type Handlers, type HostMessage, type TranscriptEntry, type WebviewMessage } from '../shared/messages';
 import { changedFile, turnFiles, type FileNames } from './changedFiles';
@@ -50,6 +50,7 @@ export class PanelCheckpoints {
   /** The running turn: its checkpoints, and the steps known when it started. */
   private turn: { checkpoints: Checkpoints; known: Set<string> } | undefined;
   private nextConflict = 1;
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly hooks: CheckpointHooks) {}
 
@@ -78,13 +79,13 @@ export class PanelCheckpoints {
     for (const id of [...this.conflicts.keys()]) this.postConflict(id);
   }
 
-  /** The messages this handles, for the panel's dispatch. */
+  /** The messages this handles, for the panel's dispatch. Reverts run one after the other: a second click finds the first one's work done. */
   readonly handlers: Pick<Handlers<WebviewMessage>, Handled> = {
-    openChange: (m) => void this.guard(this.openChange(m.target, m.path)),
-    revertChanges: (m) => void this.guard(this.revert(m.target, m.paths, 'turn' in m.target ? 'Revert the turn' : 'Revert this step')),
+    openChange: (m) => void this.guard(() => this.openChange(m.target, m.path)),
+    revertChanges: (m) => void this.guard(() => this.revert(m.target, m.paths, 'turn' in m.target ? 'Revert the turn' : 'Revert this step')),
     keepChanges: (m) => this.keep(m.turn, m.paths),
-    resolveConflict: (m) => void this.guard(this.resolve(m.id, m.path, m.choice)),
-    openConflict: (m) => void this.guard(this.openConflict(m.id, m.path, m.compare)),
+    resolveConflict: (m) => void this.guard(() => this.resolve(m.id, m.path, m.choice)),
+    openConflict: (m) => void this.guard(() => this.openConflict(m.id, m.path, m.compare)),
   };
 
   /** Steps taken since the last look (subagents' too) recorded into the session. */
@@ -136,15 +137,15 @@ export class PanelCheckpoints {
 
   /** How many files steps after the person's message `entryId` changed that are not reverted yet (edit and resend offers to restore them). */
   filesSince(entryId: string): number {
-    return this.pending(filesOf(this.stepsAfter(entryId))).length;
+    return this.pending(filesOf(this.stepsAfter(entryId))).filter((h) => netChange(h).kind !== 'none').length;
   }
 
   /**
    * Restores the files to how they were when the person sent message `entryId`: every
    * step after it reverted, newest first; a file changed since is asked about.
    */
-  async restoreToMessage(entryId: string): Promise<void> {
-    await this.revertHistories(this.pending(filesOf(this.stepsAfter(entryId))), 'Restore files to before a message');
+  restoreToMessage(entryId: string): Promise<void> {
+    return this.guard(() => this.revertHistories(this.pending(filesOf(this.stepsAfter(entryId))), 'Restore files to before a message'));
   }
 
   /** The checkpoints, with the chat's saved steps in them. */
@@ -162,12 +163,11 @@ export class PanelCheckpoints {
     return this.steps.get(id);
   }
 
-  private async guard(work: Promise<void>): Promise<void> {
-    try {
-      await work;
-    } catch (error) {
-      this.hooks.notice('warning', `Checkpoints: ${error instanceof Error ? error.message : String(error)}`);
-    }
+  /** Runs `work` after what is queued; what fails is said in the chat. */
+  private guard(work: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(work).catch((error: unknown) => this.hooks.notice('warning', `Checkpoints: ${error instanceof Error ? error.message : String(error)}`));
+    this.queue = next;
+    return next;
   }
 
   /** Steps after the person's message: those its later cards and turn lists name. */

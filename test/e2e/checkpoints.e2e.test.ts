@@ -43,7 +43,10 @@ const sides = async () => {
 async function ask(prompt: string, command: string, answer: string): Promise<FrameLocator> {
   model.script({ toolCalls: [{ id: `b${++calls}`, name: 'bash', arguments: JSON.stringify({ command }) }] }, { text: answer });
   const chat = await sendInNewChat(workbench.page, prompt);
-  await chat.getByRole('article', { name: 'Peon' }).filter({ hasText: answer }).waitFor({ timeout: UI_WAIT });
+  await chat.getByRole('article', { name: 'Peon' }).filter({ hasText: answer }).waitFor({ timeout: UI_WAIT }).catch(async (error: unknown) => {
+    await workbench.page.screenshot({ path: path.join(shots, 'checkpoints-failed.png') });
+    throw error;
+  });
   await chat.getByRole('region', { name: 'Files changed in this turn' }).waitFor({ timeout: UI_WAIT });
   return chat;
 }
@@ -176,6 +179,9 @@ test('a multi-root workspace: one step changes a file of each folder; each is li
   url.searchParams.set('workspace', file);
   await page.goto(url.toString());
   await page.waitForSelector('.monaco-workbench', { timeout: UI_WAIT });
+  // The window has both folders once the explorer lists them (the extension host sees them then too).
+  await page.keyboard.press('Control+Shift+E');
+  for (const root of ['app', 'lib']) await page.locator('.explorer-folders-view .monaco-list-row', { hasText: root }).first().waitFor({ timeout: UI_WAIT });
 
   const chat = await ask('update both readmes', 'echo APP > README.md; echo LIB > ../second/README.md', 'Updated both.');
   const changes = chat.getByRole('group', { name: 'What this step changed' });

@@ -88,8 +88,12 @@ test("a command's card and the turn's list name what it created, modified and de
   expect(c.diffs[1]!.left).toEqual({ kind: 'empty', name: 'made.txt' });
   expect(c.diffs[1]!.title).toBe('made.txt (before ↔ after the turn)');
 
+  // Clicked twice: the second finds the first one's work done (no conflict with itself).
+  c.checkpoints.handlers.revertChanges({ type: 'revertChanges', target: { step: card.changes!.step } });
   await c.click({ type: 'revertChanges', target: { step: card.changes!.step } }, () => read(root, 'made.txt') === undefined);
+  await c.checkpoints.restoreToMessage('none'); // queued after both: they are done
   expect([read(root, 'edit.txt'), read(root, 'gone.txt'), read(root, 'keep.txt')]).toEqual(['one\n', 'bye\n', 'same\n']);
+  expect(c.posted.filter((m) => m.type === 'revertConflict')).toEqual([]);
   expect(card.changes!.files.map((f) => f.state)).toEqual(['reverted', 'reverted', 'reverted']);
   expect(list.files.map((f) => f.state)).toEqual(['reverted', 'reverted', 'reverted']);
   expect(c.posted.filter((m) => m.type === 'changeFiles').map((m) => m.type === 'changeFiles' && m.id).sort()).toEqual([card.id, list.id].sort());
