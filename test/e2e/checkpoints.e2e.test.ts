@@ -24,6 +24,10 @@ beforeAll(async () => {
     { 'files.autoSave': 'off', 'peon.model.provider': 'openai', 'peon.model.id': 'fake-model', 'peon.model.baseUrl': model.openaiUrl, 'peon.permission.rules': { bash: 'allow' } },
   );
   fs.mkdirSync(shots, { recursive: true });
+  // The panel has drawn and the host has answered (the model chip): a message typed now is sent.
+  const chat = await openPeonView(workbench.page);
+  await chat.getByRole('textbox', { name: 'Message Peon' }).waitFor({ timeout: UI_WAIT });
+  await chat.getByText('fake-model').waitFor({ timeout: UI_WAIT });
 });
 
 afterAll(async () => {
@@ -44,8 +48,9 @@ async function ask(prompt: string, command: string, answer: string): Promise<Fra
   model.script({ toolCalls: [{ id: `b${++calls}`, name: 'bash', arguments: JSON.stringify({ command }) }] }, { text: answer });
   const chat = await sendInNewChat(workbench.page, prompt);
   await chat.getByRole('article', { name: 'Peon' }).filter({ hasText: answer }).waitFor({ timeout: UI_WAIT }).catch(async (error: unknown) => {
-    await workbench.page.screenshot({ path: path.join(shots, 'checkpoints-failed.png') });
-    throw error;
+    // What the panel showed instead (a card waiting, a notice), for the failure's report.
+    await workbench.page.screenshot({ path: path.join(shots, `checkpoints-failed-${calls}.png`) });
+    throw new Error(`${String(error)}\nThe panel read: ${await chat.locator('main').innerText().catch(() => '?')}`);
   });
   await chat.getByRole('region', { name: 'Files changed in this turn' }).waitFor({ timeout: UI_WAIT });
   return chat;
@@ -174,14 +179,22 @@ test('a multi-root workspace: one step changes a file of each folder; each is li
   fs.writeFileSync(path.join(workbench.workspace, 'README.md'), 'app\n');
   const file = path.join(path.dirname(workbench.workspace), 'both.code-workspace');
   fs.writeFileSync(file, JSON.stringify({ folders: [{ path: workbench.workspace, name: 'app' }, { path: second, name: 'lib' }] }));
+  const before = page.url();
   const url = new URL(page.url());
   url.searchParams.delete('folder');
   url.searchParams.set('workspace', file);
   await page.goto(url.toString());
   await page.waitForSelector('.monaco-workbench', { timeout: UI_WAIT });
   // The window has both folders once the explorer lists them (the extension host sees them then too).
-  await page.keyboard.press('Control+Shift+E');
-  for (const root of ['app', 'lib']) await page.locator('.explorer-folders-view .monaco-list-row', { hasText: root }).first().waitFor({ timeout: UI_WAIT });
+  const explorer = page.locator('.activitybar li[role="tab"]', { has: page.locator('a.action-label[aria-label^="Explorer"]') });
+  // Clicking the container already showing would close the side bar.
+  if (!(await explorer.evaluate((li) => li.classList.contains('checked')))) await explorer.click();
+  for (const root of ['app', 'lib']) {
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: root }).first().waitFor({ timeout: UI_WAIT }).catch(async (error: unknown) => {
+      await page.screenshot({ path: path.join(shots, 'checkpoints-failed-multi-root.png') });
+      throw new Error(`${String(error)}\nat ${page.url()} (from ${before}); ${fs.readFileSync(file, 'utf8')}`);
+    });
+  }
 
   const chat = await ask('update both readmes', 'echo APP > README.md; echo LIB > ../second/README.md', 'Updated both.');
   const changes = chat.getByRole('group', { name: 'What this step changed' });

@@ -224,3 +224,15 @@ test('a saved step naming a path outside its folder is not taken back: nothing i
   await expect(checkpoints.revert('escape')).rejects.toThrow(/No step escape/);
   expect(fs.existsSync(outside)).toBe(false);
 });
+
+test("Peon's own memory written while a command runs (a closed chat's summary) is not the command's change", async () => {
+  const ws = tempDir('peon-ckpt-ws-');
+  writeFiles(ws, { 'a.txt': 'a\n', '.peon/memory/observations/obs-000001.md': 'kept\n', '.peon/todos.json': '[]\n' });
+  const checkpoints = open([ws]);
+  await ready(checkpoints);
+  const start = await checkpoints.beforeFolders('bash');
+  sh(ws, 'echo A > a.txt; echo "[1]" > .peon/todos.json');
+  writeFiles(ws, { '.peon/memory/summaries/sum-000002.md': 'the last chat\n', '.peon/memory/.cache/index.json': '{}\n' });
+  const step = await checkpoints.after(start);
+  expect(step.changes.map((c) => c.path)).toEqual(['.peon/todos.json', 'a.txt']);
+});
