@@ -179,21 +179,22 @@ test('a multi-root workspace: one step changes a file of each folder; each is li
   fs.writeFileSync(path.join(workbench.workspace, 'README.md'), 'app\n');
   const file = path.join(path.dirname(workbench.workspace), 'both.code-workspace');
   fs.writeFileSync(file, JSON.stringify({ folders: [{ path: workbench.workspace, name: 'app' }, { path: second, name: 'lib' }] }));
-  const before = page.url();
   const url = new URL(page.url());
   url.searchParams.delete('folder');
   url.searchParams.set('workspace', file);
-  await page.goto(url.toString());
-  await page.waitForSelector('.monaco-workbench', { timeout: UI_WAIT });
-  // The window has both folders once the explorer lists them (the extension host sees them then too).
   const explorer = page.locator('.activitybar li[role="tab"]', { has: page.locator('a.action-label[aria-label^="Explorer"]') });
-  // Clicking the container already showing would close the side bar.
-  if (!(await explorer.evaluate((li) => li.classList.contains('checked')))) await explorer.click();
-  for (const root of ['app', 'lib']) {
-    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: root }).first().waitFor({ timeout: UI_WAIT }).catch(async (error: unknown) => {
-      await page.screenshot({ path: path.join(shots, 'checkpoints-failed-multi-root.png') });
-      throw new Error(`${String(error)}\nat ${page.url()} (from ${before}); ${fs.readFileSync(file, 'utf8')}`);
-    });
+  const roots = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^\s*(app|lib)\s*$/ });
+  const none = page.getByText('You have not yet added a folder to the workspace.');
+  // The window has both folders once the explorer lists them (the extension host sees them
+  // then too). Now and then code-server opens a workspace file with no folders: it is opened again.
+  for (let attempt = 1; ; attempt++) {
+    await page.goto(url.toString());
+    await page.waitForSelector('.monaco-workbench', { timeout: UI_WAIT });
+    // Clicking the container already showing would close the side bar.
+    if (!(await explorer.evaluate((li) => li.classList.contains('checked')))) await explorer.click();
+    await roots.nth(1).or(none).waitFor({ timeout: UI_WAIT });
+    if ((await roots.count()) === 2) break;
+    if (attempt === 3) throw new Error(`code-server opened ${file} with no folders three times`);
   }
 
   const chat = await ask('update both readmes', 'echo APP > README.md; echo LIB > ../second/README.md', 'Updated both.');

@@ -29,8 +29,9 @@ const card = {
 };
 const quiet = { ...card, id: 'e3', headline: 'Ran `ls`', changes: { step: 'step-2', summary: 'changed no files', files: [] } };
 const untracked = { ...card, id: 'e4', headline: 'Ran `make`', changes: { step: 'step-3', summary: 'changes not tracked: the first snapshot of the workspace was still being taken', files: [], untracked: 'the first snapshot of the workspace was still being taken' } };
+const single = { ...card, id: 'e6', name: 'write', headline: 'Wrote a.txt', changes: { step: 'step-4', summary: 'changed 1 file', files: [{ path: 'a.txt', kind: 'modified', restorable: true }] } };
 const turn = { kind: 'changes', id: 'e5', steps: ['step-1'], files: files.slice(0, 3) };
-const entries = [{ kind: 'user', id: 'e1', text: 'change things' }, card, quiet, untracked, turn];
+const entries = [{ kind: 'user', id: 'e1', text: 'change things' }, card, quiet, untracked, single, turn];
 
 let browser: Browser;
 beforeAll(async () => {
@@ -41,7 +42,7 @@ afterAll(async () => browser?.close());
 async function open(): Promise<View> {
   const view = await openStandaloneWebview(browser, { width: 320, height: 900 });
   await view.send({ type: 'init', entries, model: configured });
-  await view.page.getByRole('group', { name: 'What this step changed' }).waitFor();
+  await view.page.getByRole('group', { name: 'What this step changed' }).first().waitFor();
   return view;
 }
 /** Each row's text, its whitespace collapsed. */
@@ -52,7 +53,10 @@ describe("a step's card", () => {
   test('says what it changed and lists the files; a click opens the diff; Revert one, Revert this step; the host\'s marks show', async () => {
     const view = await open();
     const { page } = view;
-    const changes = page.getByRole('group', { name: 'What this step changed' });
+    const changes = page.getByRole('group', { name: 'What this step changed' }).first();
+    // A step of one file: its own Revert, no Revert this step.
+    const one = page.getByRole('group', { name: 'What this step changed' }).last();
+    expect(await one.getByRole('button', { name: /^Revert/ }).evaluateAll((b) => b.map((e) => e.getAttribute('aria-label') ?? e.textContent?.trim()))).toEqual(['Revert a.txt']);
     expect(await changes.locator('.changes-summary').textContent()).toBe('created 1 file, changed 2, deleted 1');
     expect(await rows(changes.getByRole('listitem'))).toEqual(['M index.jssrc Revert', 'D old.txt Revert', 'A made.txt Revert', 'M big.bin not kept']);
     // The other cards: a quiet line, and why nothing is known.
