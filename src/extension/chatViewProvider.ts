@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { deferred } from '../core/deferred';
 import { modelStatusOf } from '../core/modelStatus';
-import { dispatch, parseWebviewMessage, type HostMessage, type ModelStatus, type WebviewMessage } from '../shared/messages';
+import { dispatch, parseWebviewMessage, type HostMessage, type ModelStatus, type TranscriptEntry, type WebviewMessage } from '../shared/messages';
 import { ApprovalCards } from './approvals';
 import { windowOf } from '../core/model/modelInfo';
 import type { Conversation, SavedState } from '../core/conversation/index';
@@ -36,6 +36,9 @@ import type { EditorChat } from './editorContext';
 import type { ContextChip } from '../shared/contextChips';
 import { copyText, insertAtCursor } from './codeBlockActions';
 import { PanelFocus } from './panelFocus';
+import type { PanelCheckpoints } from './panelCheckpoints';
+import { checkpointNames, panelCheckpoints } from './checkpointDocuments';
+import { offerRestore } from './restorePicker';
 
 
 /** What the webview reported when it mounted (the in-host tests await this). */
@@ -53,12 +56,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly transcript = new Transcript(
     (message) => {
       // What changes the conversation is recorded as it happens (a crash loses at most this line).
-      if (message.type === 'append' || message.type === 'delta' || message.type === 'tool' || message.type === 'usage' || message.type === 'remove') this.record({ type: 'view', message });
+      if (message.type === 'append' || message.type === 'delta' || message.type === 'tool' || message.type === 'usage' || message.type === 'remove' || message.type === 'changeFiles') this.record({ type: 'view', message });
       this.post(message);
     },
     (name, args) => this.mcp.titleOf(name, args),
+    checkpointNames,
   );
   private readonly approvals: ApprovalCards;
+  /** Each step's changed files, the turn's list, their diffs, Revert and Keep (DESIGN.md §10). */
+  readonly checkpoints: PanelCheckpoints;
   /** The chips for the next message, the active editor's, the `@` picker. */
   private readonly context = new ChatContext(
     (message) => this.post(message),
@@ -120,6 +126,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       send: (text) => this.send(text),
       run: (text, entry, again) => this.run(text, entry, again),
       attached: this.attached,
+      // Edit or Retry: the files Peon changed after that message may be put back first (DESIGN.md §10).
+      beforeRewind: async (point) => (await offerRestore(this.checkpoints, point.entryId)) !== 'cancelled',
       warn: (text) => log.warn(text),
     });
     this.approvals = new ApprovalCards((message) => this.post(message), log, storageUri, (callId, waiting) => {
@@ -130,8 +138,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       (message) => this.post(message),
       (text) => this.transcript.append({ kind: 'notice', level: 'info', text }),
       (name, args) => this.mcp.titleOf(name, args),
+      checkpointNames,
     );
     this.questions = new QuestionModal((message) => this.post(message), log);
+    this.checkpoints = panelCheckpoints(
+      {
+        checkpoints: () => this.ensureConversation()?.checkpoints,
+        post: (message) => this.post(message),
+        transcript: this.transcript,
+        save: (step) => this.session && this.sessions.append(this.session, { type: 'step', step }),
+        notice: (level, text) => this.transcript.append({ kind: 'notice', level, text }),
+      },
+      storageUri,
+    );
     this.todos = new PanelTodos((message) => this.post(message), log);
     this.memory = new PanelMemory((message) => this.post(message), {
       store: () => {
@@ -220,6 +239,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.trash.restoreIds();
     this.setup.clear();
     this.transcript.clear();
+    this.checkpoints.clear();
     this.agents.clear();
     this.postInit();
   }
@@ -240,6 +260,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.history.openView(this.renderedSettled);
   }
 
+  /** The chat as the panel shows it (the restore picker lists its messages). */
+  get entries(): readonly TranscriptEntry[] {
+    return this.transcript.entries;
+  }
+
   /** Continues a saved conversation: its transcript in the panel, its history and state (mode, grants) for the model. */
   resume(id: string): void {
     const loaded = this.sessions.load(id);
@@ -253,6 +278,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.trash.restoreIds(loaded.trashed);
     this.setup.clear();
     this.transcript.restore(loaded.view);
+    this.checkpoints.load(loaded.steps);
     this.agents.restore(agents);
     this.postInit();
   }
@@ -343,6 +369,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           if (this.conversation !== conversation) return;
           this.agents.event(name, event);
           this.trash.onEvent(event);
+          if (event.type === 'tool_result') this.checkpoints.sync();
           // A subagent's spend is the chat's spend (DESIGN.md §4).
           if (event.type === 'usage') this.transcript.countChild(event);
         },
@@ -438,13 +465,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.messages.onEvent(event, entry);
       this.trash.onEvent(event);
       this.transcript.apply(event);
+      if (event.type === 'tool_result') this.checkpoints.sync();
     };
+    this.checkpoints.turnStarted();
     let stopped = true;
     try {
       stopped = (await conversation.turn(text, client, onEvent, { ...(attached ? { attached } : {}), ...(again ? { again } : {}) })).reason === 'cancelled';
     } catch (error) {
       this.transcript.append({ kind: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
     } finally {
+      if (conversation === this.conversation) this.checkpoints.turnEnded();
       // The chat may have been replaced meanwhile: the composer follows the one shown.
       this.post({ type: 'busy', busy: this.conversation?.busy ?? false });
     }
@@ -523,6 +553,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         ...this.history.handlers,
         ...this.messages.handlers,
         ...this.trash.handlers,
+        ...this.checkpoints.handlers,
       },
       parsed.message,
     );
@@ -536,6 +567,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.approvals.postRules();
     for (const card of this.approvals.pending()) this.post({ type: 'approval', card });
     for (const request of this.questions.pending()) this.post({ type: 'question', request });
+    this.checkpoints.postAll();
     this.agents.postAll();
     this.post(skillsMessage(this.conversation));
     this.post(this.mcp.status());

@@ -33,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): PeonApi {
     vscode.commands.registerCommand('peon.setApiKey', () => open().setApiKey()),
     vscode.commands.registerCommand('peon.selectModel', () => open().selectModel()),
     vscode.commands.registerCommand('peon.showHistory', () => open().showHistory()),
+    vscode.commands.registerCommand('peon.restoreFiles', () => open().restoreFiles()),
     vscode.commands.registerCommand('peon.addSelectionToChat', () => editor.addSelection()),
     vscode.commands.registerCommand('peon.explainSelection', () => editor.explainSelection()),
     vscode.commands.registerCommand('peon.fixProblems', (uri?: unknown, startLine?: unknown, endLine?: unknown) => editor.fixProblems(uri, startLine, endLine)),

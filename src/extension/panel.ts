@@ -2,16 +2,19 @@
 // protocol. Required when the view first resolves or a command first runs.
 import * as vscode from 'vscode';
 import { ChatViewProvider } from './chatViewProvider';
+import { registerCheckpointDocuments } from './checkpointDocuments';
+import { pickRestorePoint } from './restorePicker';
 import { selectModel, setApiKey } from './modelFromSettings';
 
 export function openPanel(context: vscode.ExtensionContext, log: vscode.LogOutputChannel) {
   const chat = new ChatViewProvider(context.extensionUri, log, context.storageUri ?? context.globalStorageUri, context.secrets, context, context.globalStorageUri);
-  context.subscriptions.push(chat);
+  context.subscriptions.push(chat, registerCheckpointDocuments(() => chat.checkpoints));
   return {
     chat,
     showHistory: () => chat.showHistory(),
     setApiKey: () => setApiKey(context.secrets),
     selectModel: () => selectModel(context.secrets),
+    restoreFiles: () => pickRestorePoint(chat),
     /** Deactivation: the window's MCP servers stopped, and waited for. */
     shutdown: () => chat.shutdown(),
   };

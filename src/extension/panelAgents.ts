@@ -5,6 +5,7 @@
 import type { LoopEvent } from '../core/agent/loop';
 import type { LoadedAgent } from '../core/sessions/agentStore';
 import { MAX_MESSAGE_CHARS, type AgentInfo, type HostMessage } from '../shared/messages';
+import type { FileNames } from './changedFiles';
 import { Transcript, type ToolTitles } from './transcript';
 
 const ENDED = new Set(['completed', 'failed', 'interrupted']);
@@ -21,6 +22,8 @@ export class PanelAgents {
     private readonly notice: (text: string) => void,
     /** What its tool cards read for MCP tools. */
     private readonly titles?: ToolTitles,
+    /** How its steps' changed files are named (as the chat's cards name them). */
+    private readonly names?: FileNames,
   ) {}
 
   /** A new chat: no agents. */
@@ -98,7 +101,7 @@ export class PanelAgents {
       // Only the opened agent's updates go to the webview; its usage counts in the chat's meter elsewhere.
       transcript = new Transcript((message) => {
         if (this.opened === name && (message.type === 'append' || message.type === 'delta' || message.type === 'tool')) this.post({ type: 'agentUpdate', name, update: message });
-      }, this.titles);
+      }, this.titles, this.names);
       this.transcripts.set(name, transcript);
     }
     return transcript;

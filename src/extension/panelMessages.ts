@@ -37,10 +37,10 @@ export interface MessagesChat {
   readonly attached: Map<string, string>;
   /**
    * Called with the message a conversation is about to be cut back to (Edit, Retry),
-   * before anything is cut. Checkpoints (DESIGN.md §10) will offer here to restore the
-   * files to that point; today nothing else happens.
+   * before anything is cut: checkpoints (DESIGN.md §10) offer to restore the files to that
+   * point. False: the person cancelled, and nothing is cut or sent.
    */
-  beforeRewind?(point: RewindPoint): void | Promise<void>;
+  beforeRewind?(point: RewindPoint): boolean | Promise<boolean>;
   warn(text: string): void;
 }
 
@@ -123,7 +123,7 @@ export class PanelMessages {
     const found = this.pointOf(entryId, 'user');
     if (!found) return;
     const { entry, at, conversation } = found;
-    await this.chat.beforeRewind?.({ entryId, text: entry.text, historyLength: at, reason: 'edit' });
+    if ((await this.chat.beforeRewind?.({ entryId, text: entry.text, historyLength: at, reason: 'edit' })) === false) return;
     this.cut(conversation, at, entryId, true);
     const context = entry.kind === 'user' ? entry.context : undefined;
     const edited = this.chat.transcript.append({ kind: 'user', text, ...(context ? { context } : {}) });
@@ -142,7 +142,7 @@ export class PanelMessages {
     const found = this.pointOf(prompt.id, 'user');
     if (!found) return;
     const { at, conversation } = found;
-    await this.chat.beforeRewind?.({ entryId: prompt.id, text: found.entry.text, historyLength: at, reason: 'retry' });
+    if ((await this.chat.beforeRewind?.({ entryId: prompt.id, text: found.entry.text, historyLength: at, reason: 'retry' })) === false) return;
     // The prompt stays (with what it carried); what came after it goes.
     this.cut(conversation, at + 1, prompt.id, false);
     await this.chat.run(found.entry.text, prompt.id, true);

@@ -5,7 +5,8 @@ import type { LoopEvent } from '../core/agent/loop';
 import { addUsage, NO_USAGE, type Usage } from '../core/model/modelClient';
 import { finishedCard, plannedCard } from '../core/tools/toolSentence';
 import { visibleText } from '../shared/hiddenText';
-import { applyToolMessage, parseHostMessage, TOOL_CARD_CHARS, TOOL_DIFF_CHARS, TOOL_HEADLINE_CHARS, type HostMessage, type Meter, type ToolStatus, type TranscriptEntry } from '../shared/messages';
+import { relativeNames, stepChangesView, type FileNames } from './changedFiles';
+import { applyChangeFiles, applyToolMessage, parseHostMessage, TOOL_CARD_CHARS, TOOL_DIFF_CHARS, TOOL_HEADLINE_CHARS, type ChangedFile, type HostMessage, type Meter, type ToolStatus, type TranscriptEntry } from '../shared/messages';
 
 type ToolCard = Extract<TranscriptEntry, { kind: 'tool' }>;
 
@@ -77,6 +78,8 @@ export class Transcript {
   constructor(
     private readonly post: (message: HostMessage) => void,
     private readonly titles?: ToolTitles,
+    /** How a step's changed files are named on its card. */
+    private readonly names: FileNames = relativeNames,
   ) {}
 
   clear(): void {
@@ -107,7 +110,7 @@ export class Transcript {
         const entry = byId.get(m.id);
         if (m.type === 'delta' && entry?.kind === 'assistant') entry.text += m.text;
         if (m.type === 'tool' && entry?.kind === 'tool') applyToolMessage(entry, m);
-      }
+      } else if (m.type === 'changeFiles') applyChangeFiles(byId.get(m.id), m);
     }
     const last = this.entries.reduce((max, e) => Math.max(max, Number(e.id.slice(1)) || 0), 0);
     this.nextId = last + 1;
@@ -121,11 +124,18 @@ export class Transcript {
     this.chatCost = m.chatCost;
   }
 
-  /** Appends a message of the person's or a notice; returns its id. */
-  append(entry: Omit<Extract<TranscriptEntry, { kind: 'user' }>, 'id'> | Omit<Extract<TranscriptEntry, { kind: 'notice' }>, 'id'>): string {
+  /** Appends a message of the person's, a notice, or the files a turn changed; returns its id. */
+  append(entry: Omit<Extract<TranscriptEntry, { kind: 'user' }>, 'id'> | Omit<Extract<TranscriptEntry, { kind: 'notice' }>, 'id'> | Omit<Extract<TranscriptEntry, { kind: 'changes' }>, 'id'>): string {
     const id = `e${this.nextId++}`;
     this.add({ ...entry, id } as TranscriptEntry);
     return id;
+  }
+
+  /** A card's or a turn's files as they are now (reverted, kept). */
+  changeFiles(id: string, files: ChangedFile[]): void {
+    const message = { type: 'changeFiles' as const, id, files };
+    applyChangeFiles(this.entries.find((e) => e.id === id), message);
+    this.post(message);
   }
 
   /** Takes an entry away (a notice that no longer holds). */
@@ -203,7 +213,8 @@ export class Transcript {
         const output = outcome.ok ? bounded(outcome.output) : status === 'error' ? bounded(`${outcome.error.code}: ${outcome.error.message}`) : '';
         const durationMs = finished.durationMs ?? Date.now() - (this.started.get(event.call.id) ?? Date.now());
         this.started.delete(event.call.id);
-        const facts = { ...cardFacts(finished), durationMs };
+        const changes = 'changes' in outcome ? outcome.changes : undefined;
+        const facts = { ...cardFacts(finished), durationMs, ...(changes ? { changes: stepChangesView(changes, this.names) } : {}) };
         applyToolMessage(card, { type: 'tool', id: card.id, status, output, ...facts });
         this.post({ type: 'tool', id: card.id, status, output, ...facts });
         break;

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { AppendMessage, DeltaMessage, MAX_MESSAGE_CHARS, NoticeAction, RemoveMessage, RetryMessage, ToolMessage, TranscriptEntry, TranscriptUpdate } from './transcript';
 import { AlwaysRule, ApprovalCard, Grant } from './approvalCard';
+import { CheckpointHostMessages, CheckpointWebviewMessages } from './checkpoints';
 import { ContextChip, EditorChip, FileMatch, MAX_CHIPS } from './contextChips';
 import { HistoryList, QueuedMessage, SessionId, SessionInfo, TrashId, TrashItem, MAX_TITLE_CHARS } from './history';
 import { AGENT_NAME, AgentInfo, LocalServerInfo, McpServerInfo, MemoryInfo, Meter, Mode, ModelStatus, QuestionRequest, SkillInfo, TODO_STATUSES, TodoItem } from './panelState';
@@ -17,6 +18,7 @@ export * from './approvalCard';
 export * from './panelState';
 export * from './contextChips';
 export * from './history';
+export * from './checkpoints';
 
 /** Host -> webview. */
 export const HostMessage = z.discriminatedUnion('type', [
@@ -89,6 +91,8 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('queue'), messages: z.array(QueuedMessage).max(100) }),
   /** The files this conversation deleted that are still in the trash; `note`: what the last Restore did. */
   z.object({ type: z.literal('trash'), entries: z.array(TrashItem).max(1000), note: z.string().max(2000).optional() }),
+  /** Checkpoints: a card's or a turn's files as they are now; a revert's conflict card, and when it is settled. */
+  ...CheckpointHostMessages,
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -176,6 +180,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   /** The trash: list this conversation's deleted files; restore one. */
   z.object({ type: z.literal('listTrash') }),
   z.object({ type: z.literal('restoreTrash'), id: TrashId }),
+  /** Checkpoints: a changed file's diff, Revert and Keep, a conflict card's answers and comparisons. */
+  ...CheckpointWebviewMessages,
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

@@ -1,6 +1,7 @@
 // The transcript as host and webview share it: its entries (messages, tool cards, skill
 // chips, notices) and how it grows (an entry appended, text streamed in, a card updated).
 import * as z from 'zod';
+import { ChangeFilesMessage, StepChangesView, TurnChangesEntry, type ChangedFile } from './checkpoints';
 import { MAX_CHIPS, SentChip } from './contextChips';
 
 const id = z.string().min(1).max(100);
@@ -38,6 +39,8 @@ const ToolCardFacts = {
   diff: z.string().max(TOOL_DIFF_CHARS).optional(),
   /** How long it ran (time on the approval card not counted). */
   durationMs: z.number().min(0).optional(),
+  /** What the step changed in the workspace (its checkpoint), when it may change files. */
+  changes: StepChangesView.optional(),
 };
 
 export const TranscriptEntry = z.discriminatedUnion('kind', [
@@ -72,6 +75,8 @@ export const TranscriptEntry = z.discriminatedUnion('kind', [
     forked: z.string().max(40).optional(),
     error: z.string().max(2000).optional(),
   }),
+  /** The end of a turn that changed files: each with Keep and Revert, and Revert the turn. */
+  TurnChangesEntry,
 ]);
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
 
@@ -97,6 +102,14 @@ export function applyToolMessage(entry: Extract<TranscriptEntry, { kind: 'tool' 
   if (m.path !== undefined) entry.path = m.path;
   if (m.diff !== undefined) entry.diff = m.diff;
   if (m.durationMs !== undefined) entry.durationMs = m.durationMs;
+  if (m.changes !== undefined) entry.changes = m.changes;
+}
+
+/** A step's card or a turn's list as a `changeFiles` message leaves it: its files (reverted, kept) as they are now. */
+export function applyChangeFiles(entry: TranscriptEntry | undefined, m: z.infer<typeof ChangeFilesMessage>): void {
+  const files: ChangedFile[] = m.files;
+  if (entry?.kind === 'tool' && entry.changes) entry.changes.files = files;
+  else if (entry?.kind === 'changes') entry.files = files;
 }
 
 /** The model request failed and is tried again after `delayMs` (attempt `attempt + 1`): the panel counts down. */

@@ -41,12 +41,18 @@ describe('webview -> host messages are validated', () => {
     [{ type: 'retryMessage', entryId: 'e8' }],
     [{ type: 'listTrash' }],
     [{ type: 'restoreTrash', id: 'm3x9k2a1-0a1b2c3d' }],
+    [{ type: 'openChange', target: { step: '0b6e…-step' }, path: 'src/index.js' }],
+    [{ type: 'revertChanges', target: { turn: 'e9' } }],
+    [{ type: 'revertChanges', target: { step: 's1' }, paths: ['a.txt'] }],
+    [{ type: 'keepChanges', turn: 'e9', paths: ['a.txt'] }],
+    [{ type: 'resolveConflict', id: 'c1', path: 'a.txt', choice: 'keep' }],
+    [{ type: 'openConflict', id: 'c1', path: 'a.txt', compare: 'since' }],
   ])('accepts %j', (raw) => {
     expect(parseWebviewMessage(raw)).toEqual({ ok: true, message: raw });
   });
 
   test.each([
-    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' \| 'noticeAction' \| 'selectModel' \| 'addContext' \| 'removeContext' \| 'findFiles' \| 'copyText' \| 'insertAtCursor' \| 'removeRule' \| 'openRules' \| 'listHistory' \| 'resumeSession' \| 'renameSession' \| 'deleteSession' \| 'exportSession' \| 'queueMessage' \| 'unqueueMessage' \| 'editMessage' \| 'retryMessage' \| 'listTrash' \| 'restoreTrash' at type$/],
+    ['an unknown type', { type: 'runCommand', command: 'rm -rf ~' }, /^Invalid discriminator value\. Expected 'ready' \| 'send' \| 'stop' \| 'answer' \| 'openDiff' \| 'revokeGrant' \| 'answerQuestions' \| 'dismissQuestions' \| 'openAgent' \| 'closeAgent' \| 'stopAgent' \| 'remember' \| 'listMemory' \| 'openMemory' \| 'deleteMemory' \| 'mcpStart' \| 'mcpServer' \| 'mcpTool' \| 'editTodo' \| 'openFile' \| 'setup' \| 'noticeAction' \| 'selectModel' \| 'addContext' \| 'removeContext' \| 'findFiles' \| 'copyText' \| 'insertAtCursor' \| 'removeRule' \| 'openRules' \| 'listHistory' \| 'resumeSession' \| 'renameSession' \| 'deleteSession' \| 'exportSession' \| 'queueMessage' \| 'unqueueMessage' \| 'editMessage' \| 'retryMessage' \| 'listTrash' \| 'restoreTrash' | 'openChange' | 'revertChanges' | 'keepChanges' | 'resolveConflict' | 'openConflict' at type$/],
     ['no type', { text: 'hi' }, /^Invalid discriminator value.* at type$/],
     ['a string', 'send', /^Invalid input: expected object, received string$/],
     ['null', null, /^Invalid input: expected object, received null$/],
@@ -79,6 +85,10 @@ describe('webview -> host messages are validated', () => {
     ['a blank queued message', { type: 'queueMessage', text: ' ' }, /at text/],
     ['an edit without its text', { type: 'editMessage', entryId: 'e3' }, /at text/],
     ['a trash id that is a path', { type: 'restoreTrash', id: '../a.bin' }, /at id/],
+    ['a revert of a path, not a step or a turn', { type: 'revertChanges', target: { path: '/etc/passwd' } }, /at target/],
+    ['a revert of no files', { type: 'revertChanges', target: { step: 's1' }, paths: [] }, /at paths/],
+    ['a conflict answer outside the set', { type: 'resolveConflict', id: 'c1', path: 'a.txt', choice: 'overwrite' }, /at choice/],
+    ['a comparison outside the set', { type: 'openConflict', id: 'c1', path: 'a.txt', compare: 'theirs' }, /at compare/],
   ])('rejects %s', (_what, raw, error) => {
     const parsed = parseWebviewMessage(raw);
     expect(parsed.ok).toBe(false);
@@ -123,6 +133,19 @@ describe('host -> webview messages are validated', () => {
     expect(parseHostMessage({ type: 'append', entry: { kind: 'notice', id: 'e2', level: 'warning', text: 'x', actions: ['openTerminal'] } }).ok).toBe(false);
     expect(parseHostMessage({ type: 'remove' }).ok).toBe(false);
     expect(parseHostMessage({ type: 'localModels', models: ['qwen3'] }).ok).toBe(false);
+  });
+
+  test("accepts a step's changes on its card, a turn's list, the files' marks and a conflict card; refuses a kind or a mark outside the set", () => {
+    const file = { path: 'src/a.js', kind: 'modified', restorable: true };
+    const changes = { step: 's1', summary: 'changed 1 file', files: [file] };
+    expect(parseHostMessage({ type: 'tool', id: 'e2', status: 'ok', output: '', changes }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'append', entry: { kind: 'changes', id: 'e3', steps: ['s1'], files: [{ ...file, state: 'kept' }], untracked: 1 } }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'changeFiles', id: 'e3', files: [{ ...file, state: 'reverted' }] }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'revertConflict', conflict: { id: 'c1', action: 'Revert this step', files: [{ path: 'src/a.js', now: 'changed', since: '-a\n+b', restore: '-b\n+a' }] } }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'revertConflictSettled', id: 'c1' }).ok).toBe(true);
+    expect(parseHostMessage({ type: 'changeFiles', id: 'e3', files: [{ ...file, kind: 'copied' }] }).ok).toBe(false);
+    expect(parseHostMessage({ type: 'changeFiles', id: 'e3', files: [{ ...file, state: 'lost' }] }).ok).toBe(false);
+    expect(parseHostMessage({ type: 'revertConflict', conflict: { id: 'c1', action: 'x', files: [] } }).ok).toBe(false);
   });
 
   const SHA = 'a'.repeat(64);
@@ -228,6 +251,11 @@ test('dispatch calls the handler of the message type, and only it', () => {
     retryMessage: () => seen.push('retryMessage'),
     listTrash: () => seen.push('listTrash'),
     restoreTrash: () => seen.push('restoreTrash'),
+    openChange: () => seen.push('openChange'),
+    revertChanges: () => seen.push('revertChanges'),
+    keepChanges: () => seen.push('keepChanges'),
+    resolveConflict: () => seen.push('resolveConflict'),
+    openConflict: () => seen.push('openConflict'),
   };
   dispatch<WebviewMessage>(handlers, { type: 'send', text: 'a' });
   dispatch<WebviewMessage>(handlers, { type: 'ready', composer: false });

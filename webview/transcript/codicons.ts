@@ -32,6 +32,14 @@ export const CODICONS = {
   book: 0xeaa4,
   database: 0xeace,
   map: 0xec05,
+  // Checkpoints (webview/checkpoints): what a step did to a file, Revert, a conflict.
+  'diff-added': 0xeadc,
+  'diff-modified': 0xeade,
+  'diff-removed': 0xeadf,
+  'diff-renamed': 0xeae0,
+  diff: 0xeae1,
+  discard: 0xeae2,
+  warning: 0xea6c,
 } as const;
 
 export type CodiconName = keyof typeof CODICONS;

@@ -214,9 +214,13 @@ export class Checkpoints {
     return this.steps.get(id);
   }
 
-  /** Steps of an earlier session (its saved record), so they can be reverted again. */
+  /**
+   * Steps of an earlier session (its saved record), so they can be reverted again. A record
+   * whose paths are not plain paths inside its folder (`..`, absolute) is not taken: a
+   * revert writes where a step's change names.
+   */
   restore(steps: readonly Step[]): void {
-    for (const step of steps) this.steps.set(step.id, step);
+    for (const step of steps) if (wellFormed(step)) this.steps.set(step.id, step);
   }
 
   /** A stored content (a diff's side); undefined when it was never kept or has been pruned. */
@@ -229,8 +233,9 @@ export class Checkpoints {
 
   /**
    * Puts a step's files back as they were before it (`paths`: only these, by the change's
-   * path). A file that is no longer what the step left is a conflict, left as it is,
-   * unless `force` names it (the person saw the three versions and chose).
+   * path, or by its absolute path where several folders hold the same one). A file that is
+   * no longer what the step left is a conflict, left as it is, unless `force` names it (the
+   * person saw the three versions and chose).
    */
   async revert(stepId: string, options: { paths?: readonly string[]; force?: readonly string[] } = {}): Promise<RevertResult> {
     const step = this.steps.get(stepId);
@@ -239,7 +244,7 @@ export class Checkpoints {
     const conflicts: Conflict[] = [];
     const lost: { change: FileChange; why: string }[] = [];
     for (const change of step.changes) {
-      if (options.paths && !options.paths.includes(change.path)) continue;
+      if (options.paths && !names(options.paths, change)) continue;
       const shadow = this.shadows.find((s) => s.root === change.root);
       if (!shadow) {
         lost.push({ change, why: 'its workspace folder is not open' });
@@ -247,7 +252,8 @@ export class Checkpoints {
       }
       const file = path.join(change.root, change.path);
       const now = currentId(file);
-      if (now !== change.after && !options.force?.includes(change.path)) {
+      const forced = names(options.force, change);
+      if (now !== change.after && !forced) {
         conflicts.push({ change, ...sides(shadow.store, change, file) });
         continue;
       }
@@ -257,7 +263,7 @@ export class Checkpoints {
       }
       if (change.kind === 'renamed' && change.from !== undefined) {
         const from = path.join(change.root, change.from);
-        if (fs.existsSync(from) && currentId(from) !== change.before && !options.force?.includes(change.path)) {
+        if (fs.existsSync(from) && currentId(from) !== change.before && !forced) {
           conflicts.push({ change, ...sides(shadow.store, change, from) });
           continue;
         }
@@ -381,6 +387,18 @@ function diffOne(root: string, rel: string, was: FileState | undefined, now: Fil
     ...(now ? { after: now.sha } : {}),
     restorable: (was?.kept ?? true) && (now?.kept ?? true),
   };
+}
+
+/** Whether `list` names the change: by its path in its folder, or by its absolute path. */
+const names = (list: readonly string[] | undefined, change: FileChange): boolean => !!list && (list.includes(change.path) || list.includes(path.join(change.root, change.path)));
+
+/** A path inside its folder, '/'-separated, with no way out of it. */
+const inside = (rel: unknown): boolean => typeof rel === 'string' && rel !== '' && !rel.includes('\0') && !path.isAbsolute(rel) && path.posix.normalize(rel) === rel && rel !== '..' && !rel.startsWith('../');
+
+/** A saved step as this class records them (read back from a session's file). */
+function wellFormed(step: Step): boolean {
+  if (typeof step?.id !== 'string' || typeof step.tool !== 'string' || typeof step.at !== 'number' || !Array.isArray(step.changes)) return false;
+  return step.changes.every((c) => typeof c?.root === 'string' && path.isAbsolute(c.root) && inside(c.path) && (c.from === undefined || inside(c.from)) && ['created', 'modified', 'deleted', 'renamed'].includes(c.kind));
 }
 
 /** The git id of a file's content now; undefined when it does not exist. */

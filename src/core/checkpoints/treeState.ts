@@ -4,11 +4,11 @@
 // ctime changed (an entry added, removed or renamed), a file is read again only when
 // its identity changed — ctime, not mtime, which a program can set back. A file changed
 // within the clock's granularity of a scan is "racy" and read again by the next one
-// (git's racy-git rule). The ignore rules apply (.gitignore, .peonignore, node_modules):
-// an ignored folder is never read, let alone copied. Folders named .git are not entered,
-// so a nested repository's files are tracked as the folder's own. Symlinks are neither
-// listed nor followed. Scans yield to the event loop as they go: the first one of a large
-// tree runs in the background.
+// (git's racy-git rule). The ignore rules apply (.gitignore, .peonignore, node_modules,
+// Peon's own .peon/memory): an ignored folder is never read, let alone copied. Folders
+// named .git are not entered, so a nested repository's files are tracked as the
+// folder's own. Symlinks are neither listed nor followed. Scans yield to the event loop
+// as they go: the first one of a large tree runs in the background.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -46,6 +46,12 @@ export const EMPTY_TREE: TreeState = { files: new Map(), dirs: new Map(), rules:
 
 /** Never tracked, whatever the workspace's own rules say: installed packages. */
 const ALWAYS_IGNORED = new Set(['node_modules']);
+/**
+ * Peon's own memory (.peon/memory): written by Peon on its own time (a closed chat's
+ * summary, the search index), never by a step, and kept by the Memory view; a step that
+ * ran meanwhile would otherwise count it as its own, and its revert delete it.
+ */
+const OWN_FOLDERS = new Set(['.peon/memory']);
 /** A file changed within this many milliseconds of a scan is read again by the next. */
 const RACY_MS = 50;
 
@@ -132,6 +138,7 @@ function readDir(abs: string, rel: string, ctimeMs: number, ignore: IgnoreRules)
   for (const entry of entries) {
     if (entry.name === '.git' || (entry.isDirectory() && ALWAYS_IGNORED.has(entry.name))) continue;
     const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
+    if (entry.isDirectory() && OWN_FOLDERS.has(child)) continue;
     if (entry.isFile() && !ignored(entry.name, false)) files.push(child);
     else if (entry.isDirectory() && !ignored(entry.name, true)) dirs.push(child);
   }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Step } from '../checkpoints/checkpoints';
 import type { SavedState } from '../conversation/state';
 import type { HistoryItem } from '../model/modelClient';
 import { SessionIndex, type SearchResult, type SessionSummary } from './sessionIndex';
@@ -35,7 +36,9 @@ export type SessionRecord =
   /** The history cut back to its first `length` items (a message edited, an answer retried). */
   | { readonly type: 'truncate'; readonly length: number }
   /** A file this conversation deleted, kept in the workspace's trash under this id. */
-  | { readonly type: 'trashed'; readonly trashId: string };
+  | { readonly type: 'trashed'; readonly trashId: string }
+  /** A step's checkpoint as recorded (what it changed, by content id): a resumed chat can revert it again. */
+  | { readonly type: 'step'; readonly step: Step };
 
 export interface LoadedSession {
   readonly meta: SessionMeta;
@@ -48,6 +51,8 @@ export interface LoadedSession {
   readonly marks: ReadonlyMap<string, number>;
   /** The trash ids of the files it deleted. */
   readonly trashed: readonly string[];
+  /** Its steps' checkpoints, in the order they were taken. */
+  readonly steps: Step[];
 }
 
 const ID = /^[0-9a-z]+-[0-9a-f]{6}$/;
@@ -112,6 +117,7 @@ export class SessionStore {
     const marks = new Map<string, number>();
     const trashed: string[] = [];
     let state: SavedState | undefined;
+    const steps: Step[] = [];
     for (const line of lines) {
       if (line === '') continue;
       let record: SessionRecord;
@@ -133,9 +139,10 @@ export class SessionStore {
         history.splice(record.length);
         for (const [entry, at] of marks) if (at >= record.length) marks.delete(entry);
       } else if (record.type === 'trashed' && typeof record.trashId === 'string') trashed.push(record.trashId);
+      else if (record.type === 'step' && typeof record.step === 'object' && record.step !== null) steps.push(record.step);
     }
     if (!meta) throw new Error(`Session ${id} has no header line.`);
-    return { meta: title ? { ...meta, title } : meta, history, view, marks, trashed, ...(state ? { state } : {}) };
+    return { meta: title ? { ...meta, title } : meta, history, view, marks, trashed, ...(state ? { state } : {}), steps };
   }
 
   /** Where a session's subagents are saved (agentStore.ts), beside its file. */

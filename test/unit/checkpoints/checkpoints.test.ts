@@ -189,3 +189,50 @@ test('storage is capped: the oldest steps lose their contents first, what the fo
   expect(newest.restored).toHaveLength(1);
   expect(fs.readFileSync(path.join(ws, 'f.txt'), 'utf8')).toMatch(/^4:/);
 });
+
+test('two folders holding the same path: a file reverted by its absolute path is that folder\'s only', async () => {
+  const one = tempDir('peon-ckpt-one-');
+  const two = tempDir('peon-ckpt-two-');
+  writeFiles(one, { 'README.md': 'one\n' });
+  writeFiles(two, { 'README.md': 'two\n' });
+  const checkpoints = open([one, two]);
+  await ready(checkpoints);
+  const start = await checkpoints.beforeFolders('bash');
+  sh(one, 'echo ONE > README.md');
+  sh(two, 'echo TWO > README.md');
+  const step = await checkpoints.after(start);
+  expect(step.changes.map((c) => [c.root, c.path])).toEqual([[one, 'README.md'], [two, 'README.md']]);
+  const result = await checkpoints.revert(step.id, { paths: [path.join(two, 'README.md')] });
+  expect(result.restored.map((c) => c.root)).toEqual([two]);
+  expect(fs.readFileSync(path.join(one, 'README.md'), 'utf8')).toBe('ONE\n');
+  expect(fs.readFileSync(path.join(two, 'README.md'), 'utf8')).toBe('two\n');
+});
+
+test('a saved step naming a path outside its folder is not taken back: nothing is written there', async () => {
+  const ws = tempDir('peon-ckpt-ws-');
+  const outside = path.join(path.dirname(ws), `${path.basename(ws)}-outside.txt`);
+  const checkpoints = open([ws]);
+  const change = { root: ws, kind: 'deleted' as const, before: 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391', restorable: true };
+  checkpoints.restore([
+    { id: 'escape', tool: 'bash', at: 1, changes: [{ ...change, path: `../${path.basename(outside)}` }] },
+    { id: 'absolute', tool: 'bash', at: 2, changes: [{ ...change, path: outside }] },
+    { id: 'fine', tool: 'bash', at: 3, changes: [{ ...change, path: 'inside.txt' }] },
+  ]);
+  expect(checkpoints.step('escape')).toBeUndefined();
+  expect(checkpoints.step('absolute')).toBeUndefined();
+  expect(checkpoints.step('fine')).toBeDefined();
+  await expect(checkpoints.revert('escape')).rejects.toThrow(/No step escape/);
+  expect(fs.existsSync(outside)).toBe(false);
+});
+
+test("Peon's own memory written while a command runs (a closed chat's summary) is not the command's change", async () => {
+  const ws = tempDir('peon-ckpt-ws-');
+  writeFiles(ws, { 'a.txt': 'a\n', '.peon/memory/observations/obs-000001.md': 'kept\n', '.peon/todos.json': '[]\n' });
+  const checkpoints = open([ws]);
+  await ready(checkpoints);
+  const start = await checkpoints.beforeFolders('bash');
+  sh(ws, 'echo A > a.txt; echo "[1]" > .peon/todos.json');
+  writeFiles(ws, { '.peon/memory/summaries/sum-000002.md': 'the last chat\n', '.peon/memory/.cache/index.json': '{}\n' });
+  const step = await checkpoints.after(start);
+  expect(step.changes.map((c) => c.path)).toEqual(['.peon/todos.json', 'a.txt']);
+});

@@ -101,7 +101,7 @@ describe('messages', () => {
       },
       run: (text, entry, again) => run(text, entry, again),
       attached: new Map(),
-      beforeRewind: (point) => void rewinds.push(point),
+      beforeRewind: (point) => rewinds.push(point) > 0,
       warn: () => {},
     });
     async function run(text: string, entry: string, again = false): Promise<void> {
