@@ -55,7 +55,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     },
     (name, args) => this.mcp.titleOf(name, args),
   );
-  private readonly approvals: ApprovalCards;
+  /** Also answered from the diff editor's title bar (Accept, Reject: extension.ts). */
+  readonly approvals: ApprovalCards;
   /** The chips for the next message, the active editor's, the `@` picker. */
   private readonly context = new ChatContext(
     (message) => this.post(message),
@@ -99,7 +100,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.sessions = new SessionStore(vscode.Uri.joinPath(storageUri, 'sessions').fsPath);
     // The cards' badge is this view's; a waiting card's notification shows the panel on it.
     const face = { view: () => this.view, reveal: (id?: string) => void this.focus.show(id ? { target: 'approval', id } : { target: 'composer' }), memento: mcpContext.globalState };
-    this.approvals = new ApprovalCards((message) => this.post(message), log, storageUri, (callId, waiting) => {
+    this.approvals = new ApprovalCards((message) => this.post(message), log, (callId, waiting) => {
       this.transcript.awaiting(callId, waiting);
       this.agents.awaiting(callId, waiting);
     }, face);

@@ -13,6 +13,8 @@ export function openPanel(context: vscode.ExtensionContext, log: vscode.LogOutpu
     showHistory: () => showHistory(chat),
     setApiKey: () => setApiKey(context.secrets),
     selectModel: () => selectModel(context.secrets),
+    /** Accept or Reject in a proposal's diff editor. */
+    answerProposal: (target: unknown, accept: boolean) => chat.approvals.answerProposal(target, accept),
     /** Deactivation: the window's MCP servers stopped, and waited for. */
     shutdown: () => chat.shutdown(),
   };

@@ -5,7 +5,7 @@
 // joins them into the two directions' unions.
 import * as z from 'zod';
 import { AppendMessage, DeltaMessage, MAX_MESSAGE_CHARS, NoticeAction, RemoveMessage, RetryMessage, ToolMessage, TranscriptEntry, TranscriptUpdate } from './transcript';
-import { AlwaysRule, ApprovalCard, Grant } from './approvalCard';
+import { AlwaysRule, ApprovalCard, CARD_DIFF_CHARS, Grant } from './approvalCard';
 import { ContextChip, EditorChip, FileMatch, MAX_CHIPS } from './contextChips';
 import { AGENT_NAME, AgentInfo, LocalServerInfo, McpServerInfo, MemoryInfo, Meter, Mode, ModelStatus, QuestionRequest, SkillInfo, TODO_STATUSES, TodoItem } from './panelState';
 
@@ -78,6 +78,8 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rules'), rules: z.array(AlwaysRule).max(1000) }),
   /** Put the cursor in the composer (Focus Chat, New Chat), or on a pending card (its notification's Show). */
   z.object({ type: z.literal('focus'), target: z.enum(['composer', 'approval']), id: id.optional() }),
+  /** The person edited a file change's proposal in the diff editor: the card shows their version (`diff`), or Peon's again (null) once they undo it. */
+  z.object({ type: z.literal('approvalEdited'), id, diff: z.string().max(CARD_DIFF_CHARS).nullable() }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
