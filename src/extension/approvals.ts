@@ -2,14 +2,15 @@
 // cards the webview renders from the typed summary; answers come back by id. "Always
 // allow" writes a pattern rule to user settings (never the workspace's, never for a
 // destructive call; alwaysRules.ts); "Open diff" shows the proposal in VS Code's diff
-// editor. Starting a project's MCP server and taking back a changed MCP tool are
+// editor, where the person may edit it (the card then shows their version) and answer
+// with Accept or Reject in the editor's title bar. Starting a project's MCP server and taking back a changed MCP tool are
 // approved once, here and now: no grant, no rule. What waits is counted on the view's
 // badge, and announced when the panel is hidden (approvalAttention.ts).
 import * as vscode from 'vscode';
 import { ApprovalBroker } from '../core/permissions/approvals';
 import type { ApprovalReply, ApprovalRequest } from '../core/permissions/approvals';
 import { cutText as cut } from '../shared/format';
-import { isAgentType, type ApprovalCard, type HostMessage } from '../shared/messages';
+import { CARD_DIFF_CHARS, isAgentType, type ApprovalCard, type HostMessage } from '../shared/messages';
 import { AlwaysRules, openRules, userRules } from './alwaysRules';
 import { ApprovalAttention, type AttentionFace } from './approvalAttention';
 import { ProposalEditor } from './proposalEditor';
@@ -37,13 +38,12 @@ export class ApprovalCards implements vscode.Disposable {
   constructor(
     private readonly post: (message: HostMessage) => void,
     private readonly log: vscode.LogOutputChannel,
-    storageUri: vscode.Uri,
     /** A call starts or stops waiting for the person. */
     private readonly onWaiting: (callId: string, waiting: boolean) => void = () => {},
     /** The panel around the cards: its view (the badge), how to show it, where rules added from cards are remembered. */
     face?: AttentionFace & { readonly memento: vscode.Memento },
   ) {
-    this.proposals = new ProposalEditor(storageUri);
+    this.proposals = new ProposalEditor((id, text) => void this.showEdited(id, text));
     this.rules = new AlwaysRules(face?.memento);
     this.attention = face ? new ApprovalAttention(face) : undefined;
     this.broker = new ApprovalBroker({
@@ -136,10 +136,41 @@ export class ApprovalCards implements vscode.Disposable {
     await this.proposals.show(id, proposal);
   }
 
+  /**
+   * Accept or Reject in the diff editor's title bar (`target`: the URI VS Code passes, or
+   * the active editor's): the card is answered as if in the panel, Accept once with the
+   * person's edits. The approval is looked up from the proposal Peon opened, by its id.
+   */
+  async answerProposal(target: unknown, accept: boolean): Promise<void> {
+    const id = this.proposals.idOf(target);
+    if (id === undefined) {
+      this.log.warn(`${accept ? 'Accept' : 'Reject'}: the active editor is not the proposal of a pending approval.`);
+      return;
+    }
+    await this.answer(id, accept ? 'once' : 'deny');
+  }
+
+  /** The card shows the person's version of the proposal (a diff against the file as it is), or Peon's again once they undo their edit. */
+  private async showEdited(id: string, text: string | undefined): Promise<void> {
+    const proposal = this.broker.requestOf(id)?.assessment.proposal;
+    if (!proposal) return;
+    let diff: string | undefined;
+    if (text !== undefined) {
+      const before = proposal.currentSha256 === undefined ? undefined : await vscode.workspace.fs.readFile(vscode.Uri.file(proposal.path.canonical)).then((bytes) => Buffer.from(bytes).toString('utf8'), () => undefined);
+      diff = cut(runtime().fileDiff(proposal.path.display, before, text), CARD_DIFF_CHARS);
+    }
+    const card = this.cards.get(id);
+    if (!card) return;
+    const shown: ApprovalCard = { ...card };
+    delete shown.editedDiff;
+    this.cards.set(id, diff === undefined ? shown : { ...shown, editedDiff: diff });
+    this.post({ type: 'approvalEdited', id, diff: diff ?? null });
+  }
+
   dispose(): void {
     this.subscription.dispose();
     this.broker.cancelAll();
-    void this.proposals.closeAll();
+    this.proposals.dispose();
   }
 }
 

@@ -62,7 +62,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     (name, args) => this.mcp.titleOf(name, args),
     checkpointNames,
   );
-  private readonly approvals: ApprovalCards;
+  /** Also answered from the diff editor's title bar (Accept, Reject: extension.ts). */
+  readonly approvals: ApprovalCards;
   /** Each step's changed files, the turn's list, their diffs, Revert and Keep (DESIGN.md §10). */
   readonly checkpoints: PanelCheckpoints;
   /** The chips for the next message, the active editor's, the `@` picker. */
@@ -130,7 +131,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       beforeRewind: async (point) => (await offerRestore(this.checkpoints, point.entryId)) !== 'cancelled',
       warn: (text) => log.warn(text),
     });
-    this.approvals = new ApprovalCards((message) => this.post(message), log, storageUri, (callId, waiting) => {
+    this.approvals = new ApprovalCards((message) => this.post(message), log, (callId, waiting) => {
       this.transcript.awaiting(callId, waiting);
       this.agents.awaiting(callId, waiting);
     }, face);

@@ -34,6 +34,9 @@ export function activate(context: vscode.ExtensionContext): PeonApi {
     vscode.commands.registerCommand('peon.selectModel', () => open().selectModel()),
     vscode.commands.registerCommand('peon.showHistory', () => open().showHistory()),
     vscode.commands.registerCommand('peon.restoreFiles', () => open().restoreFiles()),
+    // The title bar of a proposal's diff editor (editor/title): VS Code passes the proposal's URI.
+    vscode.commands.registerCommand('peon.acceptProposal', (uri?: unknown) => open().answerProposal(uri, true)),
+    vscode.commands.registerCommand('peon.rejectProposal', (uri?: unknown) => open().answerProposal(uri, false)),
     vscode.commands.registerCommand('peon.addSelectionToChat', () => editor.addSelection()),
     vscode.commands.registerCommand('peon.explainSelection', () => editor.explainSelection()),
     vscode.commands.registerCommand('peon.fixProblems', (uri?: unknown, startLine?: unknown, endLine?: unknown) => editor.fixProblems(uri, startLine, endLine)),

@@ -15,6 +15,8 @@ export function openPanel(context: vscode.ExtensionContext, log: vscode.LogOutpu
     setApiKey: () => setApiKey(context.secrets),
     selectModel: () => selectModel(context.secrets),
     restoreFiles: () => pickRestorePoint(chat),
+    /** Accept or Reject in a proposal's diff editor. */
+    answerProposal: (target: unknown, accept: boolean) => chat.approvals.answerProposal(target, accept),
     /** Deactivation: the window's MCP servers stopped, and waited for. */
     shutdown: () => chat.shutdown(),
   };

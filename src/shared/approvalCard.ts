@@ -8,10 +8,13 @@ const id = z.string().min(1).max(100);
 /** A command shown on an approval card: in full, up to the bash tool's own limit. */
 export const CARD_COMMAND_CHARS = 100_000;
 
+/** A file change's diff on a card, as the tool made it or as the person edited it. */
+export const CARD_DIFF_CHARS = 2_000_000;
+
 /** What will happen, as the tool assessed it (src/core/tools/contract.ts ApprovalSummary). */
 export const ApprovalSummary = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('file-access'), path: z.string().max(4096), reasons: z.array(z.string().max(1000)).max(50) }),
-  z.object({ kind: z.literal('file-change'), path: z.string().max(4096), operation: z.enum(['create', 'overwrite', 'edit', 'delete']), diff: z.string().max(2_000_000), reasons: z.array(z.string().max(1000)).max(50) }),
+  z.object({ kind: z.literal('file-change'), path: z.string().max(4096), operation: z.enum(['create', 'overwrite', 'edit', 'delete']), diff: z.string().max(CARD_DIFF_CHARS), reasons: z.array(z.string().max(1000)).max(50) }),
   z.object({
     kind: z.literal('command'),
     command: z.string().max(CARD_COMMAND_CHARS),
@@ -118,6 +121,8 @@ export const ApprovalCard = z.object({
   destructive: z.array(z.string().max(20_000)).max(200).optional(),
   /** Whether the proposal can be opened in VS Code's diff editor. */
   canOpenDiff: z.boolean(),
+  /** The person edited the proposal in the diff editor: their version as a diff against the file, which is what Approve writes. */
+  editedDiff: z.string().max(CARD_DIFF_CHARS).optional(),
   /** A subagent's call: its name and type label the card. */
   agent: z.string().regex(AGENT_NAME).optional(),
   agentType: z.enum(AGENT_TYPE_NAMES).optional(),

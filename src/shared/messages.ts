@@ -5,7 +5,7 @@
 // joins them into the two directions' unions.
 import * as z from 'zod';
 import { AppendMessage, DeltaMessage, MAX_MESSAGE_CHARS, NoticeAction, RemoveMessage, RetryMessage, ToolMessage, TranscriptEntry, TranscriptUpdate } from './transcript';
-import { AlwaysRule, ApprovalCard, Grant } from './approvalCard';
+import { AlwaysRule, ApprovalCard, CARD_DIFF_CHARS, Grant } from './approvalCard';
 import { CheckpointHostMessages, CheckpointWebviewMessages } from './checkpoints';
 import { ContextChip, EditorChip, FileMatch, MAX_CHIPS } from './contextChips';
 import { HistoryList, QueuedMessage, SessionId, SessionInfo, TrashId, TrashItem, MAX_TITLE_CHARS } from './history';
@@ -93,6 +93,8 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('trash'), entries: z.array(TrashItem).max(1000), note: z.string().max(2000).optional() }),
   /** Checkpoints: a card's or a turn's files as they are now; a revert's conflict card, and when it is settled. */
   ...CheckpointHostMessages,
+  /** The person edited a file change's proposal in the diff editor: the card shows their version (`diff`), or Peon's again (null) once they undo it. */
+  z.object({ type: z.literal('approvalEdited'), id, diff: z.string().max(CARD_DIFF_CHARS).nullable() }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 

@@ -1,7 +1,4 @@
 import * as assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../src/core/permissions/approvals';
 import { ApprovalCards } from '../../src/extension/approvals';
@@ -26,13 +23,12 @@ function memento(): vscode.Memento {
 }
 
 suite('approval cards in the host', () => {
-  const storage = vscode.Uri.file(fs.mkdtempSync(path.join(os.tmpdir(), 'peon-cards-')));
   const log = vscode.window.createOutputChannel('Peon cards test', { log: true });
   const rules = () => vscode.workspace.getConfiguration('peon').inspect('permission.rules')?.globalValue;
 
   test('"always" and "session" for a call with nothing grantable approve it once, and write no rule', async () => {
     const posted: HostMessage[] = [];
-    const cards = new ApprovalCards((m) => posted.push(m), log, storage);
+    const cards = new ApprovalCards((m) => posted.push(m), log);
     for (const answer of ['always', 'session'] as const) {
       const reply = cards.broker.approve(request([], []), new AbortController().signal);
       const card = posted.filter((m) => m.type === 'approval').at(-1);
@@ -46,7 +42,7 @@ suite('approval cards in the host', () => {
 
   test('a destructive call is never offered "Always allow": the webview asking for it anyway writes no rule', async () => {
     const posted: HostMessage[] = [];
-    const cards = new ApprovalCards((m) => posted.push(m), log, storage);
+    const cards = new ApprovalCards((m) => posted.push(m), log);
     const reply = cards.broker.approve(request(['rm -rf build'], ['rm -rf build'], ['rm -rf build deletes build']), new AbortController().signal);
     const card = posted.find((m) => m.type === 'approval');
     assert.ok(card?.type === 'approval' && !card.card.canAlways);
@@ -61,7 +57,7 @@ suite('approval cards in the host', () => {
     const posted: HostMessage[] = [];
     const peon = vscode.workspace.getConfiguration('peon');
     await peon.update('permission.rules', { bash: { 'make lint': 'allow' } }, vscode.ConfigurationTarget.Global);
-    const cards = new ApprovalCards((m) => posted.push(m), log, storage, undefined, { view: () => undefined, reveal: () => {}, memento: memento() });
+    const cards = new ApprovalCards((m) => posted.push(m), log, undefined, { view: () => undefined, reveal: () => {}, memento: memento() });
     try {
       const reply = cards.broker.approve(request(['npm run ts --if-present'], ['npm run ts --if-present']), new AbortController().signal);
       const card = posted.find((m) => m.type === 'approval');
@@ -86,7 +82,7 @@ suite('approval cards in the host', () => {
 
   test('an answer for a withdrawn request allows nothing', async () => {
     const posted: HostMessage[] = [];
-    const cards = new ApprovalCards((m) => posted.push(m), log, storage);
+    const cards = new ApprovalCards((m) => posted.push(m), log);
     const controller = new AbortController();
     const reply = cards.broker.approve(request(['npm test'], ['npm test']), controller.signal);
     const card = posted.find((m) => m.type === 'approval');
