@@ -90,6 +90,50 @@ test('a proposal edited in the diff editor, then approved, is what lands on disk
   await expect.poll(() => page.locator('.monaco-diff-editor').count(), { timeout: UI_WAIT }).toBe(0);
 });
 
+test("review after the fact (#11): the diff's tab and breadcrumb name the file; an edit shows on the card; Accept in the editor's title bar writes it", async () => {
+  fs.writeFileSync(path.join(workbench.workspace, 'review.md'), '# review\nold line\n');
+  model.script(write('w4', 'review.md', '# review\nPeon line\n'), { text: 'Took your version.' });
+  const chat = await ask('rewrite review.md');
+  const card = chat.getByRole('group', { name: 'Approval: Overwrite review.md' });
+  await card.waitFor({ timeout: UI_WAIT });
+  await card.getByRole('button', { name: 'Open diff' }).click();
+
+  const { page } = workbench;
+  const modified = page.locator('.monaco-diff-editor .editor.modified');
+  await modified.waitFor({ timeout: UI_WAIT });
+  // The tab and the breadcrumb name the file, not Peon's storage.
+  const tab = page.locator('.tabs-container .tab.active');
+  await expect.poll(() => tab.getAttribute('aria-label'), { timeout: UI_WAIT }).toMatch(/^review\.md ↔ Peon's proposal/);
+  const crumbs = page.locator('.breadcrumbs-control').first();
+  await expect.poll(async () => (await crumbs.textContent()) ?? '', { timeout: UI_WAIT }).toContain('review.md');
+  expect(await crumbs.textContent()).not.toMatch(/workspaceStorage|proposals|peon-proposal/);
+
+  const shown = async () => (await modified.locator('.view-lines').textContent())?.replace(/\u00a0/g, ' ');
+  await expect.poll(shown, { timeout: UI_WAIT }).toContain('Peon line');
+  await modified.locator('.view-lines').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('# review\nmy line\n');
+  await expect.poll(shown, { timeout: UI_WAIT }).toContain('my line');
+
+  // Before approving, the card shows the person's version as what will be written.
+  const panel = await openPeonView(page);
+  const edited = panel.getByRole('group', { name: 'Approval: Overwrite review.md' });
+  await expect.poll(() => edited.locator('.edited').textContent(), { timeout: UI_WAIT }).toContain('Edited by you');
+  expect(await edited.locator('.diff-row.add').allTextContents()).toEqual(['+my line']);
+  fs.mkdirSync(path.join(artifactsDir, 'e2e'), { recursive: true });
+  await page.screenshot({ path: path.join(artifactsDir, 'e2e', 'peon-review-edited-card.png') });
+
+  // Accept sits in the diff editor's title bar.
+  await modified.locator('.view-lines').click();
+  const accept = page.locator('.editor-actions .action-label[aria-label^="Accept"]');
+  await accept.waitFor({ timeout: UI_WAIT });
+  await page.screenshot({ path: path.join(artifactsDir, 'e2e', 'peon-review-diff-title.png') });
+  await accept.click();
+  await expect.poll(() => panel.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Took your version.']);
+  expect(fs.readFileSync(path.join(workbench.workspace, 'review.md'), 'utf8')).toBe('# review\nmy line\n');
+  await expect.poll(() => page.locator('.monaco-diff-editor').count(), { timeout: UI_WAIT }).toBe(0);
+});
+
 test('allow for this chat: the same command runs again without a card; revoked, it asks again', async () => {
   const touch = (id: string) => ({ toolCalls: [{ id, name: 'bash', arguments: JSON.stringify({ command: 'touch made.txt' }) }] });
   model.script(touch('t1'), { text: 'Touched.' });

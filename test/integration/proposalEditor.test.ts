@@ -222,7 +222,14 @@ suite("the proposal's card and its Accept / Reject", () => {
   });
 });
 
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.ok(condition(), what);
+/** Resolves once `condition` holds, checked whenever the tabs change (the diff closes on the card's answer). */
+function waitFor(condition: () => boolean, what: string): Promise<void> {
+  if (condition()) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const listener = vscode.window.tabGroups.onDidChangeTabs(() => {
+      if (!condition()) return;
+      listener.dispose();
+      resolve();
+    });
+  }).then(() => assert.ok(condition(), what));
 }

@@ -32,6 +32,10 @@ export async function buildIntegrationSuite() {
     mainFields: ['module', 'main'],
     logLevel: 'warning',
   });
+  // The extension's lazily loaded runtime (src/extension/runtime.ts) is required from
+  // beside the code that asks for it: the suite's modules find it where dist/ has it for
+  // the extension.
+  for (const file of ['runtime.js', 'runtime.js.map']) fs.copyFileSync(path.join(repoRoot, 'dist', file), path.join(suiteOutDir, file));
   return path.join(suiteOutDir, 'index.js');
 }
 
