@@ -106,7 +106,10 @@ export function editorActions(chat: () => EditorChat) {
 
 /** "Fix with Peon" on the editor's problems: the same fix as Fix Problems in File, for the problems at hand. */
 export class FixWithPeon implements vscode.CodeActionProvider {
-  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
+  /** Read at registration, not when the bundle loads (PERF.md B12 loads it without VS Code). */
+  static get metadata(): vscode.CodeActionProviderMetadata {
+    return { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
+  }
 
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
     if (context.diagnostics.length === 0 || document.uri.scheme !== 'file') return [];

@@ -23,8 +23,13 @@ interface Open {
 }
 
 /** The scheme is the extension host's: one file system serves every proposal, registered while any is open. */
-const files = new ProposalFileSystem();
+let served: ProposalFileSystem | undefined;
 let registration: vscode.Disposable | undefined;
+
+/** Made on first use: the bundle loads before VS Code's API is asked for anything (PERF.md B12). */
+function proposals(): ProposalFileSystem {
+  return (served ??= new ProposalFileSystem());
+}
 
 export class ProposalEditor implements vscode.Disposable {
   private readonly open = new Map<string, Open>();
@@ -38,11 +43,11 @@ export class ProposalEditor implements vscode.Disposable {
   async show(id: string, proposal: Proposal): Promise<void> {
     let entry = this.open.get(id);
     if (!entry) {
-      registration ??= vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, files, { isCaseSensitive: true });
+      registration ??= vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, proposals(), { isCaseSensitive: true });
       const right = proposalUri(id, proposal.path.display, 'proposal');
-      files.put(right, proposal.content);
+      proposals().put(right, proposal.content);
       const empty = proposal.currentSha256 === undefined ? proposalUri(id, proposal.path.display, 'empty') : undefined;
-      if (empty) files.put(empty, '', true);
+      if (empty) proposals().put(empty, '', true);
       entry = { proposal, right, empty, reported: undefined };
       this.open.set(id, entry);
     }
@@ -65,7 +70,7 @@ export class ProposalEditor implements vscode.Disposable {
     const entry = this.open.get(id);
     if (!entry) return undefined;
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === entry.right.toString());
-    const text = document ? document.getText() : files.text(entry.right);
+    const text = document ? document.getText() : proposals().text(entry.right);
     if (text === undefined || text === entry.proposal.content) return undefined;
     // The editor keeps one line ending per document: a proposal with mixed endings comes
     // back normalised, which is not an edit.
@@ -83,9 +88,9 @@ export class ProposalEditor implements vscode.Disposable {
     if (document?.isDirty) await document.save();
     const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === entry.right.toString());
     if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
-    files.remove(entry.right);
-    if (entry.empty) files.remove(entry.empty);
-    if (files.size === 0) {
+    proposals().remove(entry.right);
+    if (entry.empty) proposals().remove(entry.empty);
+    if (proposals().size === 0) {
       registration?.dispose();
       registration = undefined;
     }
