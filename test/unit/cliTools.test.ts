@@ -111,6 +111,18 @@ describe('peon tool', () => {
     expect(r.stderr).toMatch(/^peon: Ignored .*\.vscode\/settings\.json/);
   });
 
+  test('checkpoints that cannot be kept (the state folder is a file) turn off with a warning; the write still lands', () => {
+    const root = makeWorkspace();
+    const state = path.join(tempDir('peon-state-file-'), 'state');
+    fs.writeFileSync(state, 'not a folder\n');
+    const r = peon(['tool', 'write', '--workspace', root, '--approve', 'all', '--input', '{"path":"made.txt","content":"kept\\n"}'], { env: { PEON_STATE_DIR: state } });
+    expect(r.code).toBe(0);
+    expect(json(r.lines[0]!)).toMatchObject({ ok: true });
+    expect(json(r.lines[0]!)).not.toHaveProperty('changes');
+    expect(fs.readFileSync(path.join(root, 'made.txt'), 'utf8')).toBe('kept\n');
+    expect(r.stderr).toMatch(/^peon: Checkpoints are off for this session: .*state\/checkpoints cannot be used \(ENOTDIR/m);
+  });
+
   // As root, EACCES is real only for another user: the CLI runs as `nobody` against root's files.
   test.runIf(process.getuid?.() === 0)('EACCES (the CLI as an unprivileged user): permission_denied, original intact, no temp file', () => {
     const root = makeWorkspace({ 'ro/a.txt': 'original\n' });

@@ -180,6 +180,8 @@ export class Conversation {
   private context: Omit<ToolContext, 'signal'>;
   private direct: CallPipeline;
   private running: AbortController | undefined;
+  /** Why this session keeps no checkpoints, when it could not (shown with the warnings). */
+  private checkpointProblem: string | undefined;
   /** The pipeline of the turn in flight: new settings reach its next call. */
   private live: CallPipeline | undefined;
   private contextTokens = 0;
@@ -219,7 +221,7 @@ export class Conversation {
       agent: setup.agent,
       ripgrep: setup.child ? setup.child.ripgrep : locateRipgrep(setup.ripgrep ?? {}),
       sandbox: setup.child?.sandbox ?? this.rootSandbox(),
-      ...withCheckpoints(setup.child ? setup.child.checkpoints : rootCheckpoints(setup, this.workspace, this.trusted)),
+      ...withCheckpoints(setup.child ? setup.child.checkpoints : rootCheckpoints(setup, this.workspace, this.trusted, (problem) => (this.checkpointProblem = problem))),
       settings: setup.settings,
       todos: this.todos,
       skills: this.catalog,
@@ -447,7 +449,7 @@ export class Conversation {
 
   /** Warnings about the settings (a corrupt rule fails closed), for the face to show. */
   get warnings(): readonly string[] {
-    return [...this.permissions.warnings, ...this.catalog.warnings];
+    return [...this.permissions.warnings, ...this.catalog.warnings, ...(this.checkpointProblem ? [this.checkpointProblem] : [])];
   }
 
   get busy(): boolean {
@@ -589,16 +591,24 @@ const withCheckpoints = (checkpoints: Checkpoints | undefined): { checkpoints?: 
  * is trusted (in Restricted Mode nothing can change a file). The first snapshot of each
  * folder starts now, in the background.
  */
-function rootCheckpoints(setup: ConversationSetup, workspace: Workspace, trusted: boolean): Checkpoints | undefined {
+function rootCheckpoints(setup: ConversationSetup, workspace: Workspace, trusted: boolean, onProblem: (text: string) => void): Checkpoints | undefined {
   if (!setup.checkpoints || !trusted) return undefined;
   const mb = (key: 'peon.checkpoints.maxFileMB' | 'peon.checkpoints.maxStorageMB', fallback: number): number => (setup.settings[key] ?? fallback) * 1024 * 1024;
-  const checkpoints = new Checkpoints({
-    folders: workspace.folders.map((f) => f.root),
-    dir: setup.checkpoints.dir,
-    maxFileBytes: mb('peon.checkpoints.maxFileMB', 5),
-    maxStoreBytes: mb('peon.checkpoints.maxStorageMB', 1024),
-    ...(setup.checkpoints.waitForFirstScan ? { waitForFirstScan: true } : {}),
-  });
+  let checkpoints: Checkpoints;
+  try {
+    checkpoints = new Checkpoints({
+      folders: workspace.folders.map((f) => f.root),
+      dir: setup.checkpoints.dir,
+      maxFileBytes: mb('peon.checkpoints.maxFileMB', 5),
+      maxStoreBytes: mb('peon.checkpoints.maxStorageMB', 1024),
+      ...(setup.checkpoints.waitForFirstScan ? { waitForFirstScan: true } : {}),
+    });
+  } catch (error) {
+    // Where they cannot be kept (a state folder this user cannot write), the session runs
+    // without them and says so; it never fails for them.
+    onProblem(`Checkpoints are off for this session: ${setup.checkpoints.dir} cannot be used (${error instanceof Error ? error.message : String(error)}). Steps are not recorded and cannot be reverted.`);
+    return undefined;
+  }
   checkpoints.start();
   return checkpoints;
 }
