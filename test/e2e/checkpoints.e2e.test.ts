@@ -4,7 +4,7 @@ import type { FrameLocator } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, pickColorTheme, runCommand, sendInNewChat, setSideBarWidth, UI_WAIT, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, pickColorTheme, resumeFromHistory, sendInNewChat, setSideBarWidth, startNewChat, UI_WAIT, type Workbench } from './workbench';
 
 // Checkpoints in the real VS Code (DESIGN.md §10, issue 17): a scripted model runs a
 // command that creates, modifies and deletes files; its card lists them, a file's diff
@@ -99,10 +99,9 @@ test("the turn's list reverts one file and keeps another; a chat resumed from hi
   expect(await rows(chat.getByRole('group', { name: 'What this step changed' }).getByRole('listitem'))).toEqual(['M a.txt reverted', 'M b.txt Revert']);
 
   // Another chat, then this one again from history: b.txt still reverts.
-  await page.getByRole('button', { name: 'New Chat' }).click();
+  await startNewChat(page);
   await list.waitFor({ state: 'detached', timeout: UI_WAIT });
-  await runCommand(page, 'Peon: Show History');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'change a and b' }).first().click();
+  await resumeFromHistory(page, chat, 'change a and b');
   const resumed = await openPeonView(page);
   const again = resumed.getByRole('region', { name: 'Files changed in this turn' });
   await expect.poll(() => rows(again.getByRole('listitem')), { timeout: UI_WAIT }).toEqual(['M a.txt reverted', 'M b.txt Keep Revert']);
@@ -170,6 +169,29 @@ async function screenshots(chat: FrameLocator, name: string): Promise<void> {
     await page.locator('.part.sidebar').screenshot({ path: path.join(shots, `${name}-${short}-300.png`) });
   }
 }
+
+test('editing and resending a message offers to restore the files Peon changed after it; Restore Files puts them back first', async () => {
+  const { page } = workbench;
+  const chat = await ask('write a draft', "echo 'first draft' > draft.txt; printf 'a1\\n' > a.txt", 'Wrote the draft.');
+  expect([file('draft.txt'), file('a.txt')]).toEqual(['first draft\n', 'a1\n']);
+
+  model.script({ text: 'Starting over.' });
+  const first = chat.locator('.message-row').first();
+  await first.hover();
+  await first.getByRole('button', { name: 'Edit your message' }).click();
+  const box = chat.getByRole('textbox', { name: 'Your message, edited' });
+  await box.fill('write a shorter draft');
+  await box.press('Enter');
+
+  // VS Code's own dialog, before anything is cut: how many files, and what restoring does.
+  const dialog = page.getByRole('dialog').filter({ hasText: 'Restore the files Peon changed after this message?' });
+  await dialog.waitFor({ timeout: UI_WAIT });
+  expect(await dialog.textContent()).toContain('2 files changed since.');
+  await page.screenshot({ path: path.join(shots, 'checkpoints-edit-restore.png') });
+  await dialog.getByRole('button', { name: 'Restore Files' }).click();
+  await expect.poll(() => [file('draft.txt'), file('a.txt')], { timeout: UI_WAIT }).toEqual([undefined, 'a0\n']);
+  await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).allTextContents(), { timeout: UI_WAIT }).toEqual(['Starting over.']);
+});
 
 test('a multi-root workspace: one step changes a file of each folder; each is listed by its folder, and one reverts alone', async () => {
   const { page } = workbench;

@@ -4,7 +4,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, pickColorTheme, runCommand, sendMessage, UI_WAIT, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, pickColorTheme, runCommand, sendMessage, startNewChat, UI_WAIT, type Workbench } from './workbench';
 
 // The walkthrough's problem #6, as it did it: open index.js, select 5 lines, ask about
 // them — now with Add Selection to Chat (from the palette, the editor's context menu
@@ -142,7 +142,7 @@ describe('a trusted workspace', () => {
   test('the active editor rides along (the lines in view), and leaving it out sends none', async () => {
     const { page } = workbench;
     const chat = await openPeonView(page);
-    await page.getByRole('button', { name: 'New Chat' }).click();
+    await startNewChat(page);
     await openFile(page, 'index.js');
     await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+Home');
@@ -232,7 +232,7 @@ describe('a trusted workspace', () => {
   test('@ in the composer: a fuzzy picker of workspace files and folders, ignored ones left out; the picked file rides along', async () => {
     const { page } = workbench;
     const chat = await openPeonView(page);
-    await page.getByRole('button', { name: 'New Chat' }).click();
+    await startNewChat(page);
     const composer = chat.getByRole('textbox', { name: 'Message Peon' });
     await composer.click();
     await composer.pressSequentially('Summarise @ind');
@@ -263,7 +263,7 @@ describe('a trusted workspace', () => {
     const name = theme.split(' ')[0]!.toLowerCase();
     await pickColorTheme(page, theme);
     const chat = await openPeonView(page);
-    await page.getByRole('button', { name: 'New Chat' }).click();
+    await startNewChat(page);
     await openFile(page, 'index.js');
     await selectLines(page, 3, 7);
     await page.keyboard.press('Control+Alt+K');

@@ -32,5 +32,5 @@ test('the panel offers the detected local model; choosing it configures Peon and
   expect(await chat.getByRole('alert').count()).toBe(0); // no "not configured" notice on the way
   expect(ollama.requests.at(-1)?.body).toMatchObject({ model: 'llama-fake:8b' });
   // The meter's window is the one Ollama reports for the model (/api/show), not a 128k guess.
-  await expect.poll(() => chat.getByRole('status', { name: 'Token usage' }).textContent(), { timeout: UI_WAIT }).toMatch(/Context 120 \/ 32\.8k/);
+  await expect.poll(() => chat.locator('.meter').textContent(), { timeout: UI_WAIT }).toMatch(/Context 120 \/ 32\.8k/);
 });

@@ -4,7 +4,7 @@ import type { FrameLocator } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, pickColorTheme, runCommand, sendMessage, setSideBarWidth, UI_WAIT, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, pickColorTheme, runCommand, sendMessage, setSideBarWidth, startNewChat as newChatInPanel, UI_WAIT, type Workbench } from './workbench';
 
 // The walkthrough's problems 14 and 15 as they were found, and the trash. #14: five chats,
 // Show History, a search for a word said only in a later message, rename, delete (asked
@@ -36,7 +36,7 @@ function sessionFiles(): string[] {
 /** New Chat, and the panel empty (the host has started it), before anything is sent; an empty panel is a new chat already. */
 async function startNewChat(): Promise<void> {
   if ((await chat.locator('.message-row').count()) === 0) return;
-  await workbench.page.getByRole('button', { name: 'New Chat' }).click();
+  await newChatInPanel(workbench.page);
   await expect.poll(() => chat.locator('.message-row').count(), { timeout: UI_WAIT }).toBe(0);
 }
 

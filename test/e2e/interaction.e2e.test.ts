@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir, repoRoot } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
-import { openPeonView, openPeonWorkbench, resumeFromHistory, sendInNewChat, sendMessage, UI_WAIT, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, resumeFromHistory, sendInNewChat, sendMessage, startNewChat, UI_WAIT, type Workbench } from './workbench';
 
 // The interaction tools in the real VS Code (DESIGN.md §4, §7): questions in the modal,
 // Stop while one is open, the todo list live both ways, and plan mode from its approval
@@ -124,7 +124,7 @@ test('plan mode survives a reload: the conversation resumed from history is stil
   await expect.poll(() => peonSays(chat).last().textContent(), { timeout: UI_WAIT }).toBe('Planning first.');
   const banner = chat.locator('.plan-banner');
   await banner.waitFor({ timeout: UI_WAIT });
-  await page.getByRole('button', { name: 'New Chat' }).click();
+  await startNewChat(page);
   await banner.waitFor({ state: 'detached', timeout: UI_WAIT });
 
   await resumeFromHistory(page, chat, 'plan the rename');

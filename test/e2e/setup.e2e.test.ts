@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { artifactsDir } from '../../scripts/paths.mjs';
 import { startModelServer } from '../fakes/modelServer.mjs';
 import { freePort } from '../vscode/codeServer.mjs';
-import { openPeonView, openPeonWorkbench, pickColorTheme, sendMessage, UI_WAIT, type Workbench } from './workbench';
+import { openPeonView, openPeonWorkbench, pickColorTheme, sendMessage, startNewChat, UI_WAIT, type Workbench } from './workbench';
 
 // The walkthrough's problems #1, #9 and #10, done as it did them: first run with nothing
 // configured, a message sent before choosing, "OpenAI or compatible" with a server on
@@ -102,7 +102,7 @@ test('#9, #1: a message sent before setup waits; OpenAI or compatible asks where
   expect(request.model).toBe('google/gemma-3-12b');
   expect(request.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['hello, what does this project do?']);
   // The window is LM Studio's (as loaded), not a 128k guess.
-  await expect.poll(() => chat.getByRole('status', { name: 'Token usage' }).textContent(), { timeout: UI_WAIT }).toMatch(/Context 120 \/ 8\.2k/);
+  await expect.poll(() => chat.locator('.meter').textContent(), { timeout: UI_WAIT }).toMatch(/Context 120 \/ 8\.2k/);
   expect(lmStudio.infoRequests.map((r) => r.url)).toContain('/api/v0/models/google%2Fgemma-3-12b');
   // Written where it applies in this remote window: the remote machine's settings, base URL included.
   expect(machineSettings()).toMatchObject({ 'peon.model.provider': 'openai', 'peon.model.id': 'google/gemma-3-12b', 'peon.model.baseUrl': lmStudio.openaiUrl });
@@ -135,13 +135,13 @@ test('#9: the chip shows the model and switches it: Select Model, another server
   await sendMessage(chat, 'who answers now?');
   await expect.poll(() => chat.getByRole('article', { name: 'Peon' }).last().textContent(), { timeout: UI_WAIT }).toBe('vLLM here.');
   expect(vllm.requests.at(-1)?.body).toMatchObject({ model: 'Qwen/Qwen2.5-Coder-7B-Instruct' });
-  await expect.poll(() => chat.getByRole('status', { name: 'Token usage' }).textContent(), { timeout: UI_WAIT }).toMatch(/Context 120 \/ 16\.4k/);
+  await expect.poll(() => chat.locator('.meter').textContent(), { timeout: UI_WAIT }).toMatch(/Context 120 \/ 16\.4k/);
 });
 
 test('#10: a refused key offers Set API Key; the key set, Retry sends the message again and it is answered', async () => {
   const { page } = workbench;
   const chat = await openPeonView(page);
-  await page.getByRole('button', { name: 'New Chat' }).click();
+  await startNewChat(page);
   vllm.script({ status: 401 });
   await sendMessage(chat, 'explain index.js');
   const refused = chat.getByRole('alert').filter({ hasText: 'answered 401' });
@@ -175,7 +175,7 @@ test('#10: a closed port is named in the notice with Retry and Select Model; Ret
   await type(page, `Which model of 127.0.0.1:${port}?`, 'late-model');
   await expect.poll(() => chat.getByRole('button', { name: /^Model: / }).getAttribute('aria-label'), { timeout: UI_WAIT }).toContain(`late-model, 127.0.0.1:${port}`);
 
-  await page.getByRole('button', { name: 'New Chat' }).click();
+  await startNewChat(page);
   await sendMessage(chat, 'are you there?');
   const unreachable = chat.getByRole('alert').filter({ hasText: 'could not be reached' });
   await unreachable.waitFor({ timeout: UI_WAIT });

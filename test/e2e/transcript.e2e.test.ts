@@ -103,7 +103,7 @@ test('#3: a request that fails is retried, and the panel says so as it happens, 
   const working = chat.locator('.working');
   // The label and the error read together, while the countdown runs (the retry may come before a second read).
   const shown = () => working.evaluate((el) => [el.querySelector('.working-label')?.textContent, el.querySelector('.working-error')?.textContent]);
-  await expect.poll(shown, { timeout: UI_WAIT }).toEqual([expect.stringMatching(/^Retrying in [1-3] s · attempt 2$/), 'openai answered 503: 503 scripted 503']);
+  await expect.poll(shown, { timeout: UI_WAIT }).toEqual([expect.stringMatching(/^Retrying in [1-3] s · attempt 2$/), 'openai answered 503: scripted 503']);
   await shot(workbench.page, 'peon-transcript-retrying.png');
   await expect.poll(() => answers(chat).allTextContents(), { timeout: UI_WAIT }).toEqual(['Back again.']);
   await working.waitFor({ state: 'detached', timeout: UI_WAIT });
