@@ -203,3 +203,27 @@ describe('the keyboard', () => {
 });
 
 declare const document: { activeElement: { getAttribute(name: string): string | null; tagName: string } | null; documentElement: { scrollWidth: number } };
+
+describe("the person's edit of a proposal (#11)", () => {
+  test('an edit made in the diff editor replaces the diff on the card with theirs, marked; undone, Peon\'s diff is back', async () => {
+    const view = await open(300, [{ type: 'approval', card: created }]);
+    const card = view.page.getByRole('group', { name: 'Approval: Create src/rules.js' });
+    await card.waitFor();
+    expect(await card.locator('.edited').count()).toBe(0);
+    expect(await card.locator('.diff-row.add').count()).toBeGreaterThan(20);
+
+    const theirs = ['--- /dev/null', '+++ b/src/rules.js', '@@ -0,0 +1,1 @@', '+export const only = 1;'].join('\n');
+    await view.send([{ type: 'approvalEdited', id: 'w1', diff: theirs }]);
+    await card.locator('.edited').waitFor();
+    expect(text(await card.locator('.edited').textContent())).toBe('Edited by you · Approve writes your version');
+    expect(await card.getByRole('table', { name: 'Your version of the change' }).locator('.diff-row.add').allTextContents()).toEqual(['+export const only = 1;']);
+    // For another card, or a forged id, nothing changes.
+    await view.send([{ type: 'approvalEdited', id: 'nope', diff: '+x' }]);
+    expect(await card.locator('.diff-row.add').allTextContents()).toEqual(['+export const only = 1;']);
+
+    await view.send([{ type: 'approvalEdited', id: 'w1', diff: null }]);
+    await card.locator('.edited').waitFor({ state: 'detached' });
+    expect(await card.locator('.diff-row.add').count()).toBeGreaterThan(20);
+    await view.page.close();
+  }, 30_000);
+});
