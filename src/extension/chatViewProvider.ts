@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { deferred } from '../core/deferred';
 import { modelStatusOf } from '../core/modelStatus';
-import { dispatch, parseWebviewMessage, type HostMessage, type ModelStatus, type TranscriptEntry, type WebviewMessage } from '../shared/messages';
-import { ApprovalCards } from './approvals';
+import { dispatch, parseWebviewMessage, type Handlers, type HostMessage, type ModelStatus, type TranscriptEntry, type WebviewMessage } from '../shared/messages';
 import { windowOf } from '../core/model/modelInfo';
 import type { Conversation, SavedState } from '../core/conversation/index';
 import type { HistoryItem } from '../core/model/modelClient';
@@ -11,35 +10,19 @@ import type { SessionGrants } from '../core/permissions/grants';
 import { SessionStore, type SessionRecord } from '../core/sessions/sessionStore';
 import type { LoopEvent } from '../core/agent/loop';
 import { AgentStore, type LoadedAgent } from '../core/sessions/agentStore';
-import { applySetup, modelFromSettings, modelProblem, selectModel, setApiKey, setupChoices } from './modelFromSettings';
-import { PanelSetup } from './panelSetup';
-import { openPanelConversation, trashDirOf, unsandboxedNotice } from './panelConversation';
-import { PanelHistory } from './panelHistory';
-import { PanelMessages } from './panelMessages';
-import { PanelTrash } from './panelTrash';
-import { historyFace, trashFace } from './historyFace';
-import { PanelAgents } from './panelAgents';
-import { PanelMemory } from './panelMemory';
-import { PanelMcp } from './panelMcp';
-import { openWindowMcp, watchMcpFiles, workspaceNames, type McpContext } from './mcpFace';
+import { modelFromSettings, setupChoices } from './modelFromSettings';
+import { openPanelConversation, unsandboxedNotice } from './panelConversation';
+import { watchMcpFiles, type McpContext } from './mcpFace';
 import { skillsMessage } from './panelSkills';
-import { confirmMemoryDelete, offerMemoryUndo, showMemoryFile } from './memoryFace';
-import { runtime } from './runtime';
-import { PanelTodos } from './panelTodos';
-import { QuestionModal } from './questions';
 import { readSettings } from './settings';
 import { Transcript } from './transcript';
 import { renderWebviewHtml } from './webviewHtml';
-import { openWorkspaceFile } from './openFile';
 import { ChatContext } from './chatContext';
 import type { EditorChat } from './editorContext';
 import type { ContextChip } from '../shared/contextChips';
-import { copyText, insertAtCursor } from './codeBlockActions';
 import { PanelFocus } from './panelFocus';
-import type { PanelCheckpoints } from './panelCheckpoints';
-import { checkpointNames, panelCheckpoints } from './checkpointDocuments';
-import { offerRestore } from './restorePicker';
-
+import { checkpointNames } from './checkpointDocuments';
+import { assemblePanel, panelHandlers, type PanelChat, type PanelParts, type PanelPlace } from './panelParts';
 
 /** What the webview reported when it mounted (the in-host tests await this). */
 export interface RenderReport {
@@ -59,13 +42,18 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       if (message.type === 'append' || message.type === 'delta' || message.type === 'tool' || message.type === 'usage' || message.type === 'remove' || message.type === 'changeFiles') this.record({ type: 'view', message });
       this.post(message);
     },
-    (name, args) => this.mcp.titleOf(name, args),
+    (name, args) => this.parts.mcp.titleOf(name, args),
     checkpointNames,
   );
-  /** Also answered from the diff editor's title bar (Accept, Reject: extension.ts). */
-  readonly approvals: ApprovalCards;
-  /** Each step's changed files, the turn's list, their diffs, Revert and Keep (DESIGN.md §10). */
-  readonly checkpoints: PanelCheckpoints;
+  /**
+   * The panel's parts (panelParts.ts): the cards (also answered from the diff editor's title
+   * bar), questions, todos, subagents, memory, the window's MCP servers, model setup,
+   * history, queued messages, the trash and the checkpoints.
+   */
+  readonly parts: PanelParts;
+  private readonly place: PanelPlace;
+  /** The webview's messages but `ready`, routed to the parts. */
+  private readonly handlers: Omit<Handlers<WebviewMessage>, 'ready'>;
   /** The chips for the next message, the active editor's, the `@` picker. */
   private readonly context = new ChatContext(
     (message) => this.post(message),
@@ -75,14 +63,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly attached = new Map<string, string>();
   /** Where the cursor goes when a command shows the panel. */
   private readonly focus = new PanelFocus((message) => this.post(message));
-  private readonly questions: QuestionModal;
-  private readonly todos: PanelTodos;
-  private readonly agents: PanelAgents;
-  private readonly memory: PanelMemory;
-  /** A message sent before a model is ready waits here; notices' buttons are answered here. */
-  private readonly setup: PanelSetup;
-  /** The window's MCP servers, shared by its chats (one set, made when a chat first needs it). */
-  private readonly mcp: PanelMcp;
   /** Made on first use (the runtime loads then), and anew for a new or resumed chat. */
   private conversation: Conversation | undefined;
   /** The panel said this window's commands cannot be sandboxed. */
@@ -91,12 +71,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private resumed: { history: HistoryItem[]; state?: SavedState; agents?: LoadedAgent[] } | undefined;
   private session: string | undefined;
   private readonly sessions: SessionStore;
-  /** The history view, the recent chats, and the chat to reopen after a reload. */
-  private readonly history: PanelHistory;
-  /** Messages queued during a turn, Edit and Retry. */
-  private readonly messages: PanelMessages;
-  /** The files this conversation deleted, with Restore. */
-  private readonly trash: PanelTrash;
   private model: ModelStatus;
   private readonly disposables: vscode.Disposable[] = [];
   /** Settles when the current webview reports `ready`; replaced once settled and the webview goes away. */
@@ -113,93 +87,46 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly globalStorageUri?: vscode.Uri,
   ) {
     this.sessions = new SessionStore(vscode.Uri.joinPath(storageUri, 'sessions').fsPath);
-    // The cards' badge is this view's; a waiting card's notification shows the panel on it.
-    const face = { view: () => this.view, reveal: (id?: string) => void this.focus.show(id ? { target: 'approval', id } : { target: 'composer' }), memento: mcpContext.globalState };
-    const chat = { current: () => this.session, resume: (id: string) => this.resume(id), deleteSession: (id: string) => this.deleteSession(id) };
-    this.history = new PanelHistory(this.sessions, (message) => this.post(message), chat, historyFace(mcpContext.workspaceState, log));
-    this.trash = new PanelTrash(trashDirOf(storageUri), (message) => this.post(message), (record) => this.record(record), trashFace(log));
-    this.messages = new PanelMessages({
-      transcript: this.transcript,
-      conversation: () => this.conversation,
-      ensureConversation: () => this.ensureConversation(),
-      record: (record) => this.record(record),
-      post: (message) => this.post(message),
-      send: (text) => this.send(text),
-      run: (text, entry, again) => this.run(text, entry, again),
-      attached: this.attached,
-      // Edit or Retry: the files Peon changed after that message may be put back first (DESIGN.md §10).
-      beforeRewind: async (point) => (await offerRestore(this.checkpoints, point.entryId)) !== 'cancelled',
-      warn: (text) => log.warn(text),
-    });
-    this.approvals = new ApprovalCards((message) => this.post(message), log, (callId, waiting) => {
-      this.transcript.awaiting(callId, waiting);
-      this.agents.awaiting(callId, waiting);
-    }, face);
-    this.agents = new PanelAgents(
-      (message) => this.post(message),
-      (text) => this.transcript.append({ kind: 'notice', level: 'info', text }),
-      (name, args) => this.mcp.titleOf(name, args),
-      checkpointNames,
-    );
-    this.questions = new QuestionModal((message) => this.post(message), log);
-    this.checkpoints = panelCheckpoints(
-      {
-        checkpoints: () => this.ensureConversation()?.checkpoints,
-        post: (message) => this.post(message),
-        transcript: this.transcript,
-        save: (step) => this.session && this.sessions.append(this.session, { type: 'step', step }),
-        notice: (level, text) => this.transcript.append({ kind: 'notice', level, text }),
-      },
-      storageUri,
-    );
-    this.todos = new PanelTodos((message) => this.post(message), log);
-    this.memory = new PanelMemory((message) => this.post(message), {
-      store: () => {
-        const conversation = this.ensureConversation();
-        return conversation ? runtime().memoryStore(conversation.workspace.root.root) : undefined;
-      },
-      enabled: () => readSettings().values['peon.memory.enabled'] ?? true,
-      notice: (level, text) => this.transcript.append({ kind: 'notice', level, text }),
-      show: showMemoryFile,
-      confirmDelete: confirmMemoryDelete,
-      offerUndo: offerMemoryUndo,
-      trusted: () => vscode.workspace.isTrusted,
-      warn: (text) => log.warn(text),
-    });
-    this.mcp = new PanelMcp(
-      (message) => this.post(message),
-      {
-        open: (hooks) => openWindowMcp(mcpContext, readSettings().values, { ...hooks, approve: this.approvals.broker.approve, ask: this.questions.ask, warn: (text) => log.warn(text) }),
-        settings: () => readSettings().values,
-        disabledServers: workspaceNames(mcpContext.workspaceState, 'peon.mcp.disabledServers'),
-        disabledTools: workspaceNames(mcpContext.workspaceState, 'peon.mcp.disabledTools'),
-        onReplaced: (servers) => this.conversation?.useMcp(servers),
-        warn: (text) => log.warn(text),
-      },
-      vscode.workspace.isTrusted,
-    );
-    this.setup = new PanelSetup(this.transcript, {
-      problem: () => modelProblem(secrets),
-      run: (text, entry) => this.run(text, entry),
-      busy: () => this.conversation?.busy ?? false,
-      selectModel: () => selectModel(secrets),
-      setApiKey: () => setApiKey(secrets, 'current'),
-      warn: (text) => log.warn(text),
-    });
+    this.place = { log, storageUri, secrets, mcpContext };
+    const chat = this.chatHooks();
+    this.parts = assemblePanel(chat, this.place);
+    this.handlers = panelHandlers(this.parts, chat, this.place);
     this.model = this.readModel();
     this.disposables.push(
-      secrets.onDidChange(() => void this.setup.release()),
+      secrets.onDidChange(() => void this.parts.setup.release()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (!event.affectsConfiguration('peon')) return;
         this.model = this.readModel();
         this.post({ type: 'model', model: this.model });
         this.reconfigure();
-        void this.setup.release();
+        void this.parts.setup.release();
       }),
       // Trust granted while the chat is open: the workspace's skills (and tools) join it now.
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.reconfigure()),
-      watchMcpFiles(() => this.mcp.replace()),
+      watchMcpFiles(() => this.parts.mcp.replace()),
     );
+  }
+
+  /** What the parts are given of this chat (panelParts.ts). */
+  private chatHooks(): PanelChat {
+    return {
+      transcript: this.transcript,
+      sessions: this.sessions,
+      context: this.context,
+      attached: this.attached,
+      focus: this.focus,
+      view: () => this.view,
+      post: (message) => this.post(message),
+      record: (record) => this.record(record),
+      session: () => this.session,
+      conversation: () => this.conversation,
+      ensureConversation: () => this.ensureConversation(),
+      send: (text, chips) => this.send(text, chips),
+      run: (text, entry, again) => this.run(text, entry, again),
+      stop: () => this.stop(),
+      resume: (id) => this.resume(id),
+      deleteSession: (id) => this.deleteSession(id),
+    };
   }
 
   /** Resolves when the webview has mounted and reported what it rendered. */
@@ -219,7 +146,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     });
     const subscription = view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw));
     this.focus.attach(view);
-    this.approvals.refreshBadge();
+    this.parts.approvals.refreshBadge();
     view.onDidDispose(() => {
       subscription.dispose();
       if (this.view !== view) return;
@@ -235,13 +162,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.closeChat(true);
     this.resumed = undefined;
     this.session = undefined;
-    this.history.shown(undefined);
-    this.messages.restore();
-    this.trash.restoreIds();
-    this.setup.clear();
+    this.parts.history.shown(undefined);
+    this.parts.messages.restore();
+    this.parts.trash.restoreIds();
+    this.parts.setup.clear();
     this.transcript.clear();
-    this.checkpoints.clear();
-    this.agents.clear();
+    this.parts.checkpoints.clear();
+    this.parts.agents.clear();
     this.postInit();
   }
 
@@ -258,7 +185,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** Show History: the panel opens its history view (once its page is ready, when it was not). */
   async showHistory(): Promise<void> {
     await this.reveal();
-    this.history.openView(this.renderedSettled);
+    this.parts.history.openView(this.renderedSettled);
   }
 
   /** The chat as the panel shows it (the restore picker lists its messages). */
@@ -274,13 +201,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const agents = new AgentStore(this.sessions.agentsDir(id)).load();
     this.resumed = { history: loaded.history, ...(loaded.state ? { state: loaded.state } : {}), agents };
     this.session = id;
-    this.history.shown(id);
-    this.messages.restore(loaded.marks);
-    this.trash.restoreIds(loaded.trashed);
-    this.setup.clear();
+    this.parts.history.shown(id);
+    this.parts.messages.restore(loaded.marks);
+    this.parts.trash.restoreIds(loaded.trashed);
+    this.parts.setup.clear();
     this.transcript.restore(loaded.view);
-    this.checkpoints.load(loaded.steps);
-    this.agents.restore(agents);
+    this.parts.checkpoints.load(loaded.steps);
+    this.parts.agents.restore(agents);
     this.postInit();
   }
 
@@ -311,7 +238,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** Settings or trust changed: the conversation follows now (its skills too), not only at the next message. */
   private reconfigure(): void {
     // The MCP servers are the window's: made anew when trust or their configuration changed.
-    this.mcp.reconsider(readSettings().values, vscode.workspace.isTrusted);
+    this.parts.mcp.reconsider(readSettings().values, vscode.workspace.isTrusted);
     const conversation = this.conversation;
     if (!conversation) return;
     const settings = readSettings();
@@ -345,10 +272,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       storageUri: this.storageUri,
       ...(this.globalStorageUri ? { globalStorageUri: this.globalStorageUri } : {}),
       settings: readSettings(),
-      mcp: this.mcp.servers(),
+      mcp: this.parts.mcp.servers(),
       hooks: {
-        approve: this.approvals.broker.approve,
-        ask: this.questions.ask,
+        approve: this.parts.approvals.broker.approve,
+        ask: this.parts.questions.ask,
         onProgress: (text) => this.transcript.progress(text),
         // A conversation replaced (a new or resumed chat) writes nothing into the next one's session.
         onHistory: (item) => {
@@ -357,25 +284,25 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         onReset: (history) => {
           if (this.conversation !== conversation) return;
           this.record({ type: 'reset', history: [...history] });
-          this.messages.historyReset();
+          this.parts.messages.historyReset();
         },
         onState: (state) => {
           if (this.conversation === conversation) this.stateChanged(state);
         },
         agentsDir: () => (this.session && this.conversation === conversation ? this.sessions.agentsDir(this.session) : undefined),
         onAgent: (info) => {
-          if (this.conversation === conversation) this.agents.update(info);
+          if (this.conversation === conversation) this.parts.agents.update(info);
         },
         onAgentEvent: (name, event) => {
           if (this.conversation !== conversation) return;
-          this.agents.event(name, event);
-          this.trash.onEvent(event);
-          if (event.type === 'tool_result') this.checkpoints.sync();
+          this.parts.agents.event(name, event);
+          this.parts.trash.onEvent(event);
+          if (event.type === 'tool_result') this.parts.checkpoints.sync();
           // A subagent's spend is the chat's spend (DESIGN.md §4).
           if (event.type === 'usage') this.transcript.countChild(event);
         },
         onAgentProgress: (name, text) => {
-          if (this.conversation === conversation) this.agents.progress(name, text);
+          if (this.conversation === conversation) this.parts.agents.progress(name, text);
         },
       },
       ...this.resumed,
@@ -383,11 +310,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (!conversation) return undefined;
     this.conversation = conversation;
     // The runtime's records (a resumed chat's, as restored) are what the strip shows.
-    for (const info of conversation.subagents.list()) this.agents.update(info);
-    this.todos.attach(conversation);
+    for (const info of conversation.subagents.list()) this.parts.agents.update(info);
+    this.parts.todos.attach(conversation);
     this.postState();
     this.post(skillsMessage(conversation));
-    this.mcp.postStatus();
+    this.parts.mcp.postStatus();
     void this.noteSandbox(conversation);
     return conversation;
   }
@@ -424,10 +351,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** A message from the composer: one agent turn, streamed into the transcript. */
   private async send(text: string, chips: readonly ContextChip[] = []): Promise<void> {
     // Sent while a turn runs (the composer queues it; a message that crossed the turn's start): it waits for the next step.
-    if (this.conversation?.busy) return this.messages.queue(text);
+    if (this.conversation?.busy) return this.parts.messages.queue(text);
     const isNew = this.session === undefined;
     this.session ??= this.sessions.create(text).id;
-    if (isNew) this.history.shown(this.session);
+    if (isNew) this.parts.history.shown(this.session);
     // The chips are read now, by the host; under the message, what each attached (or why not).
     const attached = chips.length > 0 ? await this.context.take(chips) : undefined;
     const entry = this.transcript.append({ kind: 'user', text, ...(attached ? { context: attached.sent } : {}) });
@@ -455,7 +382,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const client = await modelFromSettings(settings.values, this.secrets);
     if ('problem' in client) {
       this.post({ type: 'busy', busy: false });
-      return this.setup.hold(text, client, entry);
+      return this.parts.setup.hold(text, client, entry);
     }
     conversation.configure(settings.values, settings.layers, vscode.workspace.isTrusted);
     this.post(skillsMessage(conversation));
@@ -463,35 +390,35 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     // A chat replaced while its turn ends (New Chat) writes nothing into the next one.
     const onEvent = (event: LoopEvent): void => {
       if (conversation !== this.conversation) return;
-      this.messages.onEvent(event, entry);
-      this.trash.onEvent(event);
+      this.parts.messages.onEvent(event, entry);
+      this.parts.trash.onEvent(event);
       this.transcript.apply(event);
-      if (event.type === 'tool_result') this.checkpoints.sync();
+      if (event.type === 'tool_result') this.parts.checkpoints.sync();
     };
-    this.checkpoints.turnStarted();
+    this.parts.checkpoints.turnStarted();
     let stopped = true;
     try {
       stopped = (await conversation.turn(text, client, onEvent, { ...(attached ? { attached } : {}), ...(again ? { again } : {}) })).reason === 'cancelled';
     } catch (error) {
       this.transcript.append({ kind: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
     } finally {
-      if (conversation === this.conversation) this.checkpoints.turnEnded();
+      if (conversation === this.conversation) this.parts.checkpoints.turnEnded();
       // The chat may have been replaced meanwhile: the composer follows the one shown.
       this.post({ type: 'busy', busy: this.conversation?.busy ?? false });
     }
-    if (conversation === this.conversation) await this.messages.afterTurn(stopped);
+    if (conversation === this.conversation) await this.parts.messages.afterTurn(stopped);
   }
 
   /** Stops the window's MCP servers (deactivation waits for them: each runs in its own process group). */
   shutdown(): Promise<void> {
-    return this.mcp.dispose();
+    return this.parts.mcp.dispose();
   }
 
   dispose(): void {
-    void this.mcp.dispose();
-    this.approvals.dispose();
-    this.questions.dispose();
-    this.todos.dispose();
+    void this.parts.mcp.dispose();
+    this.parts.approvals.dispose();
+    this.parts.questions.dispose();
+    this.parts.todos.dispose();
     this.context.dispose();
     for (const d of this.disposables) d.dispose();
   }
@@ -507,10 +434,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         // Also after the view was hidden and shown again: its page reloads and asks anew.
         ready: (message) => {
           // After a window reload: the chat that was shown, if it is still saved.
-          const last = this.session === undefined ? this.history.toReopen() : undefined;
+          const last = this.session === undefined ? this.parts.history.toReopen() : undefined;
           if (last) this.resume(last);
           else this.postInit();
-          this.history.pageReady();
+          this.parts.history.pageReady();
           if (this.conversation?.busy) this.post({ type: 'busy', busy: true });
           // First run: offer the model servers answering on this machine, asked after the runtime loads (postInit
           // queues it first): its load stalls the host long enough for a probe's short timeout to fire.
@@ -519,42 +446,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           this.renderedSettled = true;
           this.focus.ready();
         },
-        send: (message) => void this.send(message.text, message.chips),
-        stop: () => this.stop(),
-        setup: ({ type: _type, ...choice }) => void applySetup(choice, this.secrets),
-        answer: (message) => void this.approvals.answer(message.id, message.answer, message.message),
-        openDiff: (message) => void this.approvals.openDiff(message.id),
-        revokeGrant: (message) => this.conversation?.state.grants.revoke(message.tool, message.pattern, message.agent),
-        answerQuestions: (message) => this.questions.answer(message.id, message.answers),
-        dismissQuestions: (message) => this.questions.dismiss(message.id),
-        editTodo: (message) => {
-          this.ensureConversation();
-          void this.todos.edit(message);
-        },
-        openAgent: (message) => this.agents.open(message.name),
-        closeAgent: () => this.agents.close(),
-        stopAgent: (message) => void this.conversation?.subagents.stop(message.name),
-        remember: (message) => void this.memory.remember(this.transcript.messageText(message.entryId)),
-        listMemory: () => this.memory.list(),
-        openMemory: (message) => void this.memory.open(message.id),
-        deleteMemory: (message) => void this.memory.delete(message.id),
-        mcpStart: () => void this.mcp.start(),
-        mcpServer: (message) => void this.mcp.server(message.name, message.action),
-        mcpTool: (message) => void this.mcp.tool(message.name, message.enabled),
-        openFile: (message) => void openWorkspaceFile(message.path, message.line, (text) => this.log.warn(text)),
-        noticeAction: (message) => void this.setup.action(message.entryId, message.action),
-        selectModel: () => void selectModel(this.secrets),
-        addContext: (message) => this.context.add([message.chip]),
-        removeContext: (message) => this.context.remove(message.id),
-        findFiles: (message) => void this.context.find(message.query),
-        copyText: (message) => void copyText(message.text),
-        insertAtCursor: (message) => void insertAtCursor(message.text),
-        removeRule: (message) => void this.approvals.removeRule(message.tool, message.pattern),
-        openRules: () => this.approvals.openRules(),
-        ...this.history.handlers,
-        ...this.messages.handlers,
-        ...this.trash.handlers,
-        ...this.checkpoints.handlers,
+        ...this.handlers,
       },
       parsed.message,
     );
@@ -565,20 +457,20 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const { entries, meter } = this.transcript;
     this.post({ type: 'init', entries, model: this.model, ...(meter ? { meter } : {}) });
     this.postState();
-    this.approvals.postRules();
-    for (const card of this.approvals.pending()) this.post({ type: 'approval', card });
-    for (const request of this.questions.pending()) this.post({ type: 'question', request });
-    this.checkpoints.postAll();
-    this.agents.postAll();
+    this.parts.approvals.postRules();
+    for (const card of this.parts.approvals.pending()) this.post({ type: 'approval', card });
+    for (const request of this.parts.questions.pending()) this.post({ type: 'question', request });
+    this.parts.checkpoints.postAll();
+    this.parts.agents.postAll();
     this.post(skillsMessage(this.conversation));
-    this.post(this.mcp.status());
+    this.post(this.parts.mcp.status());
     this.context.postAll();
-    this.messages.postQueue();
-    void this.trash.list();
+    this.parts.messages.postQueue();
+    void this.parts.trash.list();
     // The empty state's recent chats: after the panel drew (the first listing after an update reads every session once).
-    if (entries.length === 0) setImmediate(() => this.history.recent());
+    if (entries.length === 0) setImmediate(() => this.parts.history.recent());
     // The todo list is the workspace's: shown from the start, the runtime loaded after the panel drew.
-    if (this.conversation) void this.todos.refresh();
+    if (this.conversation) void this.parts.todos.refresh();
     else setImmediate(() => this.ensureConversation());
   }
 
