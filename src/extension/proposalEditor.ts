@@ -9,6 +9,9 @@ import * as vscode from 'vscode';
 import type { Proposal } from '../core/tools/contract';
 import { PROPOSAL_SCHEME, ProposalFileSystem, proposalIdOf, proposalUri } from './proposalFileSystem';
 
+const BOM = '\uFEFF';
+const withoutBom = (text: string): string => (text.startsWith(BOM) ? text.slice(1) : text);
+
 /** How long typing in the proposal may go on before the card shows the edited diff. */
 const EDIT_SETTLE_MS = 150;
 
@@ -70,12 +73,18 @@ export class ProposalEditor implements vscode.Disposable {
     const entry = this.open.get(id);
     if (!entry) return undefined;
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === entry.right.toString());
-    const text = document ? document.getText() : proposals().text(entry.right);
-    if (text === undefined || text === entry.proposal.content) return undefined;
+    const shown = document ? document.getText() : proposals().text(entry.right);
+    if (shown === undefined) return undefined;
+    // The editor shows a UTF-8 BOM as the document's encoding, not as text: compared
+    // without it, and an edited version keeps the proposal's.
+    const bom = entry.proposal.content.startsWith(BOM);
+    const text = withoutBom(shown);
+    const proposed = withoutBom(entry.proposal.content);
     // The editor keeps one line ending per document: a proposal with mixed endings comes
     // back normalised, which is not an edit.
     const eol = document?.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
-    return text === entry.proposal.content.replace(/\r\n|\r|\n/g, eol) ? undefined : text;
+    if (text === proposed || text === proposed.replace(/\r\n|\r|\n/g, eol)) return undefined;
+    return bom ? BOM + text : text;
   }
 
   /** Closes the diff (saving the proposal into memory first, so nothing prompts) and forgets the proposal. */

@@ -116,6 +116,22 @@ suite('the proposal diff editor', () => {
     }
   });
 
+  test("a proposal that starts with a UTF-8 BOM: opened untouched it is no edit; edited, the person's version keeps the BOM", async () => {
+    const { resolve } = workspaceWith({ 'bom.txt': '\uFEFFold\n' });
+    const editor = new ProposalEditor();
+    try {
+      await editor.show('p4', { path: resolve('bom.txt'), content: '\uFEFFnew\n', currentSha256: 'x' });
+      const input = diffTabs()[0]!.input as vscode.TabInputTextDiff;
+      await vscode.workspace.openTextDocument(input.modified);
+      assert.equal(await editor.editedText('p4'), undefined, 'the BOM the editor hides is not an edit');
+      await replaceAll(input.modified, 'mine\n');
+      assert.equal(await editor.editedText('p4'), '\uFEFFmine\n');
+      await editor.close('p4');
+    } finally {
+      editor.dispose();
+    }
+  });
+
   test('a proposal with mixed line endings, which the editor normalises, is not taken for an edit', async () => {
     const { resolve } = workspaceWith({ 'm.txt': 'x\n' });
     const editor = new ProposalEditor();

@@ -11,9 +11,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { atomicWrite } from '../workspace/atomicWrite';
 import { ObjectStore } from './objectStore';
 import { pruneStore, type StepIndex } from './prune';
+import { revertOne } from './revertStep';
 import { deserializeTree, EMPTY_TREE, readFileState, scanTree, serializeTree, type FileState, type TreeState } from './treeState';
 
 export type ChangeKind = 'created' | 'modified' | 'deleted' | 'renamed';
@@ -28,8 +28,11 @@ export interface FileChange {
   /** Git ids of the content before and after (absent: the file did not exist). */
   readonly before?: string;
   readonly after?: string;
-  /** File modes, to restore them too. */
+  /** File modes, to restore them too; the mode the step left (changed since: the person's, asked about). */
   readonly beforeMode?: number;
+  readonly afterMode?: number;
+  /** The owner before, given back on revert (as root; a file tool's write keeps it the same way). */
+  readonly beforeOwner?: { readonly uid: number; readonly gid: number };
   /** False when a side is above the size cap: recorded by id, not restorable. */
   readonly restorable: boolean;
 }
@@ -250,31 +253,15 @@ export class Checkpoints {
         lost.push({ change, why: 'its workspace folder is not open' });
         continue;
       }
-      const file = path.join(change.root, change.path);
-      const now = currentId(file);
-      const forced = names(options.force, change);
-      if (now !== change.after && !forced) {
-        conflicts.push({ change, ...sides(shadow.store, change, file) });
-        continue;
+      try {
+        const outcome = await revertOne(shadow.store, change, names(options.force, change));
+        if (outcome === 'restored') restored.push(change);
+        else if ('why' in outcome) lost.push({ change, why: outcome.why });
+        else conflicts.push({ change, ...outcome });
+      } catch (error) {
+        // One file that cannot be put back (a folder now in its place, a disk full) leaves the others to go on.
+        lost.push({ change, why: error instanceof Error ? error.message : String(error) });
       }
-      if (change.before !== undefined && !shadow.store.has(change.before)) {
-        lost.push({ change, why: change.restorable ? 'its earlier content was pruned from the checkpoints (storage is capped)' : 'it was larger than the size kept for checkpoints' });
-        continue;
-      }
-      if (change.kind === 'renamed' && change.from !== undefined) {
-        const from = path.join(change.root, change.from);
-        if (fs.existsSync(from) && currentId(from) !== change.before && !forced) {
-          conflicts.push({ change, ...sides(shadow.store, change, from) });
-          continue;
-        }
-        await writeBack(from, shadow.store.read(change.before!), change.beforeMode);
-        fs.rmSync(file, { force: true });
-      } else if (change.before === undefined) {
-        fs.rmSync(file, { force: true }); // it was made by the step (its content stays in the store)
-      } else {
-        await writeBack(file, shadow.store.read(change.before), change.beforeMode);
-      }
-      restored.push(change);
     }
     return { restored, conflicts, lost };
   }
@@ -293,9 +280,20 @@ export class Checkpoints {
   }
 
   /** Bounds the storage: the oldest steps (of every session) lose their contents first. */
-  prune(): { freedBytes: number; droppedSteps: number } {
-    const index: StepIndex[] = this.shadows.map((s) => ({ dir: s.dir, store: s.store, live: s.tree }));
-    return pruneStore(index, this.options.maxStoreBytes ?? DEFAULT_MAX_STORE);
+  prune(graceMs?: number): { freedBytes: number; droppedSteps: number } {
+    const index: StepIndex[] = this.shadows.map((s) => ({ dir: s.dir, store: s.store, pinned: this.pinned(s) }));
+    return pruneStore(index, this.options.maxStoreBytes ?? DEFAULT_MAX_STORE, graceMs);
+  }
+
+  /** A folder's objects no prune may drop: what it holds now, and what each running step started from. */
+  private pinned(shadow: Shadow): Set<string> {
+    const pinned = new Set<string>();
+    for (const file of shadow.tree.files.values()) pinned.add(file.sha);
+    for (const start of this.running) {
+      for (const file of start.trees?.get(shadow.root)?.files.values() ?? []) pinned.add(file.sha);
+      for (const [abs, file] of start.paths ?? []) if (file && this.shadowOf(abs) === shadow) pinned.add(file.sha);
+    }
+    return pinned;
   }
 
   private begin(start: StepStart): StepStart {
@@ -368,7 +366,7 @@ export function diffTrees(root: string, before: TreeState, after: TreeState): Fi
     if (moved) {
       used.add(moved);
       used.add(change);
-      out.push({ ...moved, kind: 'renamed', from: change.path, before: change.before, ...(change.beforeMode !== undefined ? { beforeMode: change.beforeMode } : {}), restorable: change.restorable && moved.restorable });
+      out.push({ ...moved, kind: 'renamed', from: change.path, before: change.before, ...(change.beforeMode !== undefined ? { beforeMode: change.beforeMode } : {}), ...(change.beforeOwner ? { beforeOwner: change.beforeOwner } : {}), restorable: change.restorable && moved.restorable });
     }
   }
   for (const change of changes) if (!used.has(change)) out.push(change);
@@ -384,7 +382,8 @@ function diffOne(root: string, rel: string, was: FileState | undefined, now: Fil
     path: rel,
     kind,
     ...(was ? { before: was.sha, beforeMode: was.mode & 0o7777 } : {}),
-    ...(now ? { after: now.sha } : {}),
+    ...(was?.uid !== undefined && was.gid !== undefined ? { beforeOwner: { uid: was.uid, gid: was.gid } } : {}),
+    ...(now ? { after: now.sha, afterMode: now.mode & 0o7777 } : {}),
     restorable: (was?.kept ?? true) && (now?.kept ?? true),
   };
 }
@@ -399,26 +398,6 @@ const inside = (rel: unknown): boolean => typeof rel === 'string' && rel !== '' 
 function wellFormed(step: Step): boolean {
   if (typeof step?.id !== 'string' || typeof step.tool !== 'string' || typeof step.at !== 'number' || !Array.isArray(step.changes)) return false;
   return step.changes.every((c) => typeof c?.root === 'string' && path.isAbsolute(c.root) && inside(c.path) && (c.from === undefined || inside(c.from)) && ['created', 'modified', 'deleted', 'renamed'].includes(c.kind));
-}
-
-/** The git id of a file's content now; undefined when it does not exist. */
-function currentId(file: string): string | undefined {
-  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
-  if (!stat?.isFile()) return undefined;
-  return ObjectStore.idOf(fs.readFileSync(file));
-}
-
-function sides(store: ObjectStore, change: FileChange, file: string): Omit<Conflict, 'change'> {
-  const read = (sha: string | undefined): Buffer | undefined => (sha && store.has(sha) ? store.read(sha) : undefined);
-  const current = fs.existsSync(file) ? fs.readFileSync(file) : undefined;
-  const before = read(change.before);
-  const after = read(change.after);
-  return { ...(current ? { current } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) };
-}
-
-async function writeBack(file: string, bytes: Buffer, mode: number | undefined): Promise<void> {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  await atomicWrite(file, bytes, mode);
 }
 
 function loadTree(dir: string): TreeState {

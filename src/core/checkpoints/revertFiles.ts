@@ -55,7 +55,12 @@ export function filesOf(steps: readonly Step[]): FileHistory[] {
     for (const change of step.changes) {
       const moved = change.kind === 'renamed' && change.from !== undefined ? files.get(key(change.root, change.from)) : undefined;
       if (moved) files.delete(key(change.root, change.from!));
-      const file = moved ?? files.get(key(change.root, change.path)) ?? { root: change.root, path: change.path, changes: [] };
+      const there = files.get(key(change.root, change.path));
+      const file = moved ?? there ?? { root: change.root, path: change.path, changes: [] };
+      // Moved onto a path with a history of its own (changed, deleted, then taken by the
+      // move): that history joins this one, in time order, so undoing it newest first
+      // moves the file back before the one displaced comes back.
+      if (moved && there) file.changes = [...there.changes, ...file.changes].sort((a, b) => a.step.at - b.step.at);
       file.path = change.path;
       file.changes.push({ step, change });
       files.set(key(change.root, change.path), file);

@@ -15,12 +15,16 @@ import path from 'node:path';
 import { compareNames, Breather } from '../search/walk';
 import { IGNORE_FILES, IgnoreRules } from '../workspace/ignoreRules';
 import { ObjectStore } from './objectStore';
+import { openRegular } from './regularFile';
 
 export interface FileState {
   readonly size: number;
   readonly ino: number;
   readonly ctimeMs: number;
   readonly mode: number;
+  /** Its owner, to give a reverted file back to (absent in tables saved before it was kept). */
+  readonly uid?: number;
+  readonly gid?: number;
   /** The git id of its content. */
   readonly sha: string;
   /** Whether the content is in the store (false: above the size cap, recorded by id only). */
@@ -145,27 +149,38 @@ function readDir(abs: string, rel: string, ctimeMs: number, ignore: IgnoreRules)
   return { ctimeMs, files, dirs };
 }
 
-/** A file's state, its content stored when it is small enough; undefined when it went meanwhile. */
+/**
+ * A file's state, its content stored when it is small enough; undefined when it went
+ * meanwhile, or is no longer the regular file `stat` saw (swapped for a link or a FIFO:
+ * it is opened without following a link and without blocking, and must be the same inode).
+ */
 export function readFileState(file: string, stat: fs.Stats, store: ObjectStore, maxFileBytes: number): FileState | undefined {
+  let entry: ReturnType<typeof openRegular>;
   try {
-    if (stat.size > maxFileBytes) return { size: stat.size, ino: stat.ino, ctimeMs: stat.ctimeMs, mode: stat.mode, sha: hashLarge(file, stat.size), kept: false };
-    return { size: stat.size, ino: stat.ino, ctimeMs: stat.ctimeMs, mode: stat.mode, sha: store.write(fs.readFileSync(file)), kept: true };
+    entry = openRegular(file);
   } catch {
     return undefined;
+  }
+  if (entry.kind !== 'file') return undefined;
+  const { fd, stat: now } = entry;
+  try {
+    if (now.ino !== stat.ino) return undefined;
+    const base = { size: now.size, ino: now.ino, ctimeMs: now.ctimeMs, mode: now.mode, uid: now.uid, gid: now.gid };
+    if (now.size > maxFileBytes) return { ...base, sha: hashLarge(fd, now.size), kept: false };
+    return { ...base, sha: store.write(fs.readFileSync(fd)), kept: true };
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
 /** The git id of a file too large to keep, read a chunk at a time (a 2 GB file never in memory). */
-function hashLarge(file: string, size: number): string {
+function hashLarge(fd: number, size: number): string {
   const hash = createHash('sha1').update(`blob ${size}\0`);
-  const fd = fs.openSync(file, 'r');
-  try {
-    const chunk = Buffer.allocUnsafe(1 << 20);
-    let read = 0;
-    for (let n; read < size && (n = fs.readSync(fd, chunk, 0, Math.min(chunk.length, size - read), read)) > 0; read += n) hash.update(chunk.subarray(0, n));
-  } finally {
-    fs.closeSync(fd);
-  }
+  const chunk = Buffer.allocUnsafe(1 << 20);
+  let read = 0;
+  for (let n; read < size && (n = fs.readSync(fd, chunk, 0, Math.min(chunk.length, size - read), read)) > 0; read += n) hash.update(chunk.subarray(0, n));
   return hash.digest('hex');
 }
 
