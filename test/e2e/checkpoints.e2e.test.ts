@@ -221,11 +221,11 @@ test('a multi-root workspace: one step changes a file of each folder; each is li
 
   const chat = await ask('update both readmes', 'echo APP > README.md; echo LIB > ../second/README.md', 'Updated both.');
   const changes = chat.getByRole('group', { name: 'What this step changed' });
-  expect(await rows(changes.getByRole('listitem'))).toEqual(['M README.mdapp Revert', 'M README.mdlib Revert']);
+  expect(await rows(changes.getByRole('listitem'))).toEqual(['M README.md app Revert', 'M README.md lib Revert']);
   await changes.getByRole('button', { name: 'Revert lib/README.md' }).click();
   await expect.poll(() => fs.readFileSync(path.join(second, 'README.md'), 'utf8'), { timeout: UI_WAIT }).toBe('lib\n');
   expect(fs.readFileSync(path.join(workbench.workspace, 'README.md'), 'utf8')).toBe('APP\n');
-  await changes.getByRole('button', { name: 'lib/README.md, modified, reverted: open the diff' }).click();
+  await changes.getByRole('button', { name: 'README.md lib, modified, reverted: open the diff' }).click();
   await page.getByRole('tab', { name: /README\.md \(before ↔ after the step\)/ }).waitFor({ timeout: UI_WAIT });
   await expect.poll(sides, { timeout: UI_WAIT }).toEqual({ before: 'lib', after: 'LIB' });
 });

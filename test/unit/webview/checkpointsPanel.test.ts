@@ -58,11 +58,11 @@ describe("a step's card", () => {
     const one = page.getByRole('group', { name: 'What this step changed' }).last();
     expect(await one.getByRole('button', { name: /^Revert/ }).evaluateAll((b) => b.map((e) => e.getAttribute('aria-label') ?? e.textContent?.trim()))).toEqual(['Revert a.txt']);
     expect(await changes.locator('.changes-summary').textContent()).toBe('created 1 file, changed 2, deleted 1');
-    expect(await rows(changes.getByRole('listitem'))).toEqual(['M index.jssrc Revert', 'D old.txt Revert', 'A made.txt Revert', 'M big.bin not kept']);
+    expect(await rows(changes.getByRole('listitem'))).toEqual(['M index.js src Revert', 'D old.txt Revert', 'A made.txt Revert', 'M big.bin not kept']);
     // The other cards: a quiet line, and why nothing is known.
     expect(await page.locator('.step-changes.quiet').allTextContents()).toEqual(['changed no files', 'changes not tracked: the first snapshot of the workspace was still being taken']);
 
-    await changes.getByRole('button', { name: 'src/index.js, modified: open the diff' }).click();
+    await changes.getByRole('button', { name: 'index.js src, modified: open the diff' }).click();
     await changes.getByRole('button', { name: 'Revert old.txt' }).click();
     await changes.getByRole('button', { name: 'Revert this step' }).click();
     expect(await posted(view, 'openChange')).toEqual([{ type: 'openChange', target: { step: 'step-1' }, path: 'src/index.js' }]);
@@ -95,7 +95,7 @@ describe("the turn's list", () => {
     expect(await posted(view, 'openChange')).toEqual([{ type: 'openChange', target: { turn: 'e5' }, path: 'made.txt' }]);
 
     await view.send({ type: 'changeFiles', id: 'e5', files: [files[0], { ...files[1], state: 'kept' }, { ...files[2], state: 'reverted' }] });
-    await expect.poll(() => rows(list.getByRole('listitem'))).toEqual(['M index.jssrc Keep Revert', 'A made.txt reverted']);
+    await expect.poll(() => rows(list.getByRole('listitem'))).toEqual(['M index.js src Keep Revert', 'A made.txt reverted']);
     expect(await list.locator('.turn-note').allTextContents()).toEqual(['1 kept']);
     await view.send({ type: 'changeFiles', id: 'e5', files: [{ ...files[0], state: 'reverted' }, { ...files[1], state: 'kept' }, { ...files[2], state: 'reverted' }] });
     await list.getByRole('button', { name: 'Revert the turn' }).waitFor({ state: 'detached' });
