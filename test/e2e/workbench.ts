@@ -99,7 +99,7 @@ export async function startNewChat(page: Page): Promise<FrameLocator> {
   const chat = await openPeonView(page);
   // The cursor leaves the composer first: it is back there only once the host has started
   // the new chat (it puts it there after), also when the chat was empty already.
-  await chat.locator('body').evaluate((body) => (body.ownerDocument.activeElement as HTMLElement | null)?.blur());
+  await chat.locator('body').evaluate((body) => (body.ownerDocument.activeElement as { blur?: () => void } | null)?.blur?.());
   await page.getByRole('button', { name: 'New Chat' }).click();
   await chat.locator('.empty').waitFor({ timeout: UI_WAIT });
   await chat.locator('body').evaluate(
