@@ -6,6 +6,19 @@ export function focusComposer(): void {
   document.querySelector<HTMLTextAreaElement>('.composer textarea')?.focus();
 }
 
+/** The host asked for the composer (Focus Chat, New Chat) while the panel did not have the focus yet. */
+let composerWanted = false;
+
+/**
+ * The host's "cursor in the composer": now when the panel has the focus; otherwise when it
+ * gets it (VS Code focuses the view just before it asks), so a request that arrives late
+ * never takes the focus back from what the person opened meanwhile (the palette, an editor).
+ */
+export function requestComposer(): void {
+  if (document.hasFocus()) focusComposer();
+  else composerWanted = true;
+}
+
 /** Focuses the pending card `id` (or the first one); false when there is none. */
 export function focusApproval(id?: string): boolean {
   const card = document.querySelector<HTMLElement>(id === undefined ? '[data-approval]' : `[data-approval="${CSS.escape(id)}"]`);
@@ -28,12 +41,14 @@ export function composerOnEntry(): () => void {
   let pointer = false;
   const down = (): void => {
     pointer = true;
+    composerWanted = false; // a click inside puts the cursor where it lands
   };
   const up = (): void => {
     pointer = false;
   };
   const entered = (): void => {
-    if (!pointer && (document.activeElement === null || document.activeElement === document.body)) focusComposer();
+    if (!pointer && (composerWanted || document.activeElement === null || document.activeElement === document.body)) focusComposer();
+    composerWanted = false;
   };
   window.addEventListener('pointerdown', down, true);
   window.addEventListener('pointerup', up, true);
