@@ -77,6 +77,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private rendered = deferred<RenderReport>();
   private renderedSettled = false;
   private lastWarnings = '';
+  /** How many chats this panel has shown (the page marks which one it draws). */
+  private chats = 0;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -159,6 +161,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   newChat(): void {
+    this.chats++;
     this.closeChat(true);
     this.resumed = undefined;
     this.session = undefined;
@@ -196,6 +199,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** Continues a saved conversation: its transcript in the panel, its history and state (mode, grants) for the model. */
   resume(id: string): void {
     const loaded = this.sessions.load(id);
+    this.chats++;
     this.closeChat(true);
     // Its subagents: one that was running reads interrupted, and nothing is re-run.
     const agents = new AgentStore(this.sessions.agentsDir(id)).load();
@@ -380,6 +384,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     // Busy from here: the composer offers Stop, not Send, while the model is made (a local server asked its window).
     this.post({ type: 'busy', busy: true });
     const client = await modelFromSettings(settings.values, this.secrets);
+    // New Chat (or another chat resumed) while the model was being made: this chat's turn does not start.
+    if (conversation !== this.conversation) {
+      this.post({ type: 'busy', busy: this.conversation?.busy ?? false });
+      return;
+    }
     if ('problem' in client) {
       this.post({ type: 'busy', busy: false });
       return this.parts.setup.hold(text, client, entry);
@@ -455,7 +464,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** The whole conversation and its meter, once: on `ready`, a new chat, or a resumed one. */
   private postInit(): void {
     const { entries, meter } = this.transcript;
-    this.post({ type: 'init', entries, model: this.model, ...(meter ? { meter } : {}) });
+    this.post({ type: 'init', entries, model: this.model, ...(meter ? { meter } : {}), chat: this.chats });
     this.postState();
     this.parts.approvals.postRules();
     for (const card of this.parts.approvals.pending()) this.post({ type: 'approval', card });

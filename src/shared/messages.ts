@@ -23,7 +23,8 @@ export * from './checkpoints';
 /** Host -> webview. */
 export const HostMessage = z.discriminatedUnion('type', [
   /** The whole conversation, sent once when the webview (re)loads or a chat starts. */
-  z.object({ type: z.literal('init'), entries: z.array(TranscriptEntry).max(100_000), model: ModelStatus, meter: Meter.optional() }),
+  /** The whole chat; `chat` counts the chats this panel has shown (New Chat and a resumed one count one more; a reload of the page does not). */
+  z.object({ type: z.literal('init'), entries: z.array(TranscriptEntry).max(100_000), model: ModelStatus, meter: Meter.optional(), chat: z.number().int().nonnegative().optional() }),
   AppendMessage,
   z.object({ type: z.literal('model'), model: ModelStatus }),
   DeltaMessage,

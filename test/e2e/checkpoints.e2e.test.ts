@@ -62,8 +62,8 @@ test("a command's card lists what it created, modified and deleted; a file's dif
   const chat = await ask('change the files', 'printf \'console.log("two");\\n\' > index.js; echo made > made.txt; rm old.txt', 'Changed three files.');
   const card = chat.getByRole('group', { name: 'Tool call bash' });
   const changes = card.getByRole('group', { name: 'What this step changed' });
-  expect(await changes.locator('.changes-summary').textContent()).toBe('created 1 file, changed 1, deleted 1');
-  expect(await rows(changes.getByRole('listitem'))).toEqual(['M index.js Revert', 'A made.txt Revert', 'D old.txt Revert']);
+  await expect.poll(() => changes.locator('.changes-summary').textContent(), { timeout: UI_WAIT }).toBe('created 1 file, changed 1, deleted 1');
+  await expect.poll(() => rows(changes.getByRole('listitem')), { timeout: UI_WAIT }).toEqual(['M index.js Revert', 'A made.txt Revert', 'D old.txt Revert']);
   expect([file('index.js'), file('made.txt'), file('old.txt')]).toEqual(['console.log("two");\n', 'made\n', undefined]);
 
   // The diff: before and after the step, in VS Code's diff editor, the tab named after the file.
@@ -96,7 +96,7 @@ test("the turn's list reverts one file and keeps another; a chat resumed from hi
   expect(file('b.txt')).toBe('b1\n');
   await expect.poll(() => rows(list.getByRole('listitem')), { timeout: UI_WAIT }).toEqual(['M a.txt reverted', 'M b.txt Keep Revert']);
   // The step's card says the same of its file.
-  expect(await rows(chat.getByRole('group', { name: 'What this step changed' }).getByRole('listitem'))).toEqual(['M a.txt reverted', 'M b.txt Revert']);
+  await expect.poll(() => rows(chat.getByRole('group', { name: 'What this step changed' }).getByRole('listitem')), { timeout: UI_WAIT }).toEqual(['M a.txt reverted', 'M b.txt Revert']);
 
   // Another chat, then this one again from history: b.txt still reverts.
   await startNewChat(page);
@@ -221,7 +221,7 @@ test('a multi-root workspace: one step changes a file of each folder; each is li
 
   const chat = await ask('update both readmes', 'echo APP > README.md; echo LIB > ../second/README.md', 'Updated both.');
   const changes = chat.getByRole('group', { name: 'What this step changed' });
-  expect(await rows(changes.getByRole('listitem'))).toEqual(['M README.md app Revert', 'M README.md lib Revert']);
+  await expect.poll(() => rows(changes.getByRole('listitem')), { timeout: UI_WAIT }).toEqual(['M README.md app Revert', 'M README.md lib Revert']);
   await changes.getByRole('button', { name: 'Revert lib/README.md' }).click();
   await expect.poll(() => fs.readFileSync(path.join(second, 'README.md'), 'utf8'), { timeout: UI_WAIT }).toBe('lib\n');
   expect(fs.readFileSync(path.join(workbench.workspace, 'README.md'), 'utf8')).toBe('APP\n');

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { repoRoot } from '../../scripts/paths.mjs';
 import { launchBrowser, openWorkbench } from '../vscode/browser.mjs';
 import { startCodeServer } from '../vscode/codeServer.mjs';
@@ -97,10 +98,14 @@ export async function sendInNewChat(page: Page, prompt: string): Promise<FrameLo
  */
 export async function startNewChat(page: Page): Promise<FrameLocator> {
   const chat = await openPeonView(page);
-  // The cursor leaves the composer first: it is back there only once the host has started
-  // the new chat (it puts it there after), also when the chat was empty already.
-  await chat.locator('body').evaluate((body) => (body.ownerDocument.activeElement as { blur?: () => void } | null)?.blur?.());
+  // The page marks which chat it draws: a new mark proves the host started the new chat
+  // (a message typed before would go to the chat New Chat then closes), also when the
+  // chat was empty already.
+  const main = chat.locator('main.chat');
+  await expect.poll(() => main.getAttribute('data-chat'), { timeout: UI_WAIT }).not.toBeNull();
+  const before = await main.getAttribute('data-chat');
   await page.getByRole('button', { name: 'New Chat' }).click();
+  await expect.poll(() => main.getAttribute('data-chat'), { timeout: UI_WAIT }).not.toBe(before);
   await chat.locator('.empty').waitFor({ timeout: UI_WAIT });
   await chat.locator('body').evaluate(
     (body, wait) =>
