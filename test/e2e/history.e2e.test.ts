@@ -35,6 +35,7 @@ function sessionFiles(): string[] {
 
 /** New Chat, and the panel empty (the host has started it), before anything is sent; an empty panel is a new chat already. */
 async function startNewChat(): Promise<void> {
+  chat = await openPeonView(workbench.page);
   if ((await chat.locator('.message-row').count()) === 0) return;
   await newChatInPanel(workbench.page);
   await expect.poll(() => chat.locator('.message-row').count(), { timeout: UI_WAIT }).toBe(0);
@@ -163,7 +164,10 @@ test('#14: a chat resumed from history comes back after a window reload; a new c
   await history().waitFor({ state: 'detached', timeout: UI_WAIT });
   await expect.poll(() => says().allTextContents(), { timeout: UI_WAIT }).toEqual(['Added.']);
 
+  // The reload navigates a moment after the command: the old workbench must not be taken for the new one.
+  const reloaded = page.waitForEvent('load', { timeout: UI_WAIT });
   await runCommand(page, 'Developer: Reload Window');
+  await reloaded;
   await page.waitForSelector('.monaco-workbench', { timeout: UI_WAIT });
   chat = await openPeonView(page);
   await expect.poll(() => asked().allTextContents(), { timeout: UI_WAIT }).toEqual(['Add a section on caching to the README.']);
