@@ -22,7 +22,7 @@ if (!manifest.repository) {
   // Code's extension page could not show them from the package anyway: it loads README
   // images only from https: and data: URLs). With a `repository`, vsce points them there.
   const readme = path.join(outDir, 'README.md');
-  fs.writeFileSync(readme, withoutRelativeImages(fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8')));
+  fs.writeFileSync(readme, forTheListing(withoutRelativeImages(fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8'))));
   args.push('--allow-missing-repository', '--readme-path', path.relative(repoRoot, readme));
   console.log('package.json names no repository: the packaged README leaves out its images.');
 }
@@ -32,4 +32,17 @@ console.log(`${path.relative(repoRoot, out)}: ${(fs.statSync(out).size / 1024).t
 /** The Markdown without its images on lines of their own whose target is a path, not a URL. */
 function withoutRelativeImages(markdown) {
   return markdown.replace(/^!\[[^\]]*\]\((?![a-z]+:)[^)]*\)\n(\n(?=\S))?/gm, '');
+}
+
+/**
+ * The README as the extension's page shows it: what people who install Peon read (what it
+ * does, settings, the CLI, MCP, the sandbox, the tools), without the sections for those
+ * who build it (they read the repository's README).
+ */
+function forTheListing(markdown) {
+  const FOR_DEVELOPERS = new Set(['## The two commands', '## Architecture', '## Development loop', '## Tests', '## Other commands']);
+  return markdown
+    .split(/^(?=## )/m)
+    .filter((section) => !FOR_DEVELOPERS.has(section.split('\n', 1)[0].trim()))
+    .join('');
 }
