@@ -196,8 +196,23 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     return this.transcript.entries;
   }
 
-  /** Continues a saved conversation: its transcript in the panel, its history and state (mode, grants) for the model. */
+  /**
+   * Continues a saved conversation: its transcript in the panel, its history and state (mode,
+   * grants) for the model. One that cannot be read leaves a new chat saying why, never a blank
+   * panel (the page draws nothing until the host answers its `ready`).
+   */
   resume(id: string): void {
+    try {
+      this.reopen(id);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      this.log.error(`The chat ${id} could not be reopened: ${why}`);
+      this.newChat();
+      this.transcript.append({ kind: 'notice', level: 'error', text: `The saved chat could not be reopened: ${why}` });
+    }
+  }
+
+  private reopen(id: string): void {
     const loaded = this.sessions.load(id);
     this.chats++;
     this.closeChat(true);

@@ -1,14 +1,13 @@
 // VS Code's side of the panel's history (panelHistory.ts): the modal that asks before a
-// chat is deleted, the save dialog of an export, the workspace's state; and the trash's
+// chat is deleted, the save dialog of an export; and the trash's
 // question before a deleted file comes back beside one that exists again.
 import * as vscode from 'vscode';
 import { visibleText } from '../shared/hiddenText';
 import type { HistoryFace } from './panelHistory';
 import type { TrashFace } from './panelTrash';
 
-export function historyFace(state: vscode.Memento, log: vscode.LogOutputChannel): HistoryFace {
+export function historyFace(log: vscode.LogOutputChannel): HistoryFace {
   return {
-    state,
     warn: (text) => log.warn(text),
     async confirmDelete(title) {
       const answer = await vscode.window.showWarningMessage(`Delete the chat "${visibleText(title)}"?`, { modal: true, detail: 'Its messages and what its subagents did are removed; it cannot be restored.' }, 'Delete');

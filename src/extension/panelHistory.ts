@@ -1,20 +1,18 @@
 // The panel's history (walkthrough #14): the history view's list and search, the empty
 // state's recent chats, rename, delete (asked first), export as Markdown, and which chat
-// the panel shows, kept in the workspace's state so a window reload reopens it. Every id
+// the panel shows, kept beside the sessions so a window reload reopens it. Every id
 // the webview names is looked up in the session store; nothing it sends is a path.
 import type { SessionStore, SessionSummary } from '../core/sessions/sessionStore';
 import { sessionMarkdown } from '../core/sessions/sessionMarkdown';
 import type { Handlers, HostMessage, SessionInfo, WebviewMessage } from '../shared/messages';
 import { Transcript } from './transcript';
 
-/** What only VS Code can do for the history: ask, pick a file, keep a value per workspace. */
+/** What only VS Code can do for the history: ask, and pick a file. */
 export interface HistoryFace {
   /** A modal asking to delete the chat titled so; true: delete. */
   confirmDelete(title: string): Promise<boolean>;
   /** Asks where to save `markdown` (a save dialog, `name` suggested) and writes it; the file written, or undefined when the person cancelled. */
   saveMarkdown(name: string, markdown: string): Promise<string | undefined>;
-  /** The workspace's state (VS Code's workspaceState). */
-  readonly state: { get(key: string): unknown; update(key: string, value: unknown): PromiseLike<void> };
   warn(text: string): void;
 }
 
@@ -27,7 +25,6 @@ export interface HistoryChat {
   deleteSession(id: string): void;
 }
 
-const CURRENT = 'peon.currentSession';
 /** The most the history view lists at once (search to reach older ones). */
 const LISTED = 300;
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -57,15 +54,18 @@ export class PanelHistory {
 
   /** The chat shown now (undefined: none yet), remembered for the next window of this workspace. */
   shown(id: string | undefined): void {
-    void this.face.state.update(CURRENT, id);
+    try {
+      this.store.setShown(id);
+    } catch (error) {
+      this.face.warn(`The chat shown was not remembered for the next window: ${message(error)}`);
+    }
   }
 
   /** Once a window (its first page): the chat the panel showed before the window reloaded, if it is still saved. */
   toReopen(): string | undefined {
     if (this.reopened) return undefined;
     this.reopened = true;
-    const id = this.face.state.get(CURRENT);
-    return typeof id === 'string' && this.store.exists(id) ? id : undefined;
+    return this.store.shown();
   }
 
   /** Show History: the panel's history view opens now, or when its page reports ready. */

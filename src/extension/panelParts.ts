@@ -72,7 +72,7 @@ export function assemblePanel(chat: PanelChat, place: PanelPlace) {
   const warn = (text: string): void => log.warn(text);
   // The cards' badge is this view's; a waiting card's notification shows the panel on it.
   const face = { view: () => chat.view(), reveal: (id?: string) => void chat.focus.show(id ? { target: 'approval', id } : { target: 'composer' }), memento: mcpContext.globalState };
-  const history = new PanelHistory(chat.sessions, post, { current: () => chat.session(), resume: (id) => chat.resume(id), deleteSession: (id) => chat.deleteSession(id) }, historyFace(mcpContext.workspaceState, log));
+  const history = new PanelHistory(chat.sessions, post, { current: () => chat.session(), resume: (id) => chat.resume(id), deleteSession: (id) => chat.deleteSession(id) }, historyFace(log));
   const trash = new PanelTrash(trashDirOf(storageUri), post, (record) => chat.record(record), trashFace(log));
   const checkpoints = panelCheckpoints(
     {

@@ -56,6 +56,8 @@ export interface LoadedSession {
 }
 
 const ID = /^[0-9a-z]+-[0-9a-f]{6}$/;
+/** The file naming the chat the panel shows (setShown). */
+const SHOWN = 'shown';
 
 export class SessionStore {
   private readonly index: SessionIndex;
@@ -148,6 +150,32 @@ export class SessionStore {
   /** Where a session's subagents are saved (agentStore.ts), beside its file. */
   agentsDir(id: string): string {
     return this.file(id).replace(/\.jsonl$/, '.agents');
+  }
+
+  /**
+   * Remembers the chat this workspace's panel shows (undefined: a new one), so the next
+   * window reopens it. A file written now, not the editor's workspace state: in a browser
+   * (code-server) that state reaches its database a moment later, and a reload right
+   * after resuming a chat lost it.
+   */
+  setShown(id: string | undefined): void {
+    const file = path.join(this.dir, SHOWN);
+    if (id === undefined) return fs.rmSync(file, { force: true });
+    this.file(id); // an id, not a path
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(`${file}.tmp`, id, { mode: 0o600 });
+    fs.renameSync(`${file}.tmp`, file);
+  }
+
+  /** The chat remembered by setShown, while it is still saved. */
+  shown(): string | undefined {
+    let id: string;
+    try {
+      id = fs.readFileSync(path.join(this.dir, SHOWN), 'utf8').trim();
+    } catch {
+      return undefined;
+    }
+    return this.exists(id) ? id : undefined;
   }
 
   delete(id: string): void {

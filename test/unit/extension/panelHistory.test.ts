@@ -23,12 +23,10 @@ describe('history', () => {
   function history(answers: { delete?: boolean } = {}) {
     const store = new SessionStore(tempDir());
     const posted: HostMessage[] = [];
-    const state = new Map<string, unknown>();
     const saved: { name: string; markdown: string }[] = [];
     let current: string | undefined;
     const deleted: string[] = [];
     const panel = new PanelHistory(store, (m) => posted.push(m), { current: () => current, resume: (id) => (current = id), deleteSession: (id) => (deleted.push(id), store.delete(id)) }, {
-      state: { get: (k) => state.get(k), update: async (k, v) => void state.set(k, v) },
       confirmDelete: async () => answers.delete ?? false,
       saveMarkdown: async (name, markdown) => (saved.push({ name, markdown }), name),
       warn: () => {},
@@ -43,9 +41,20 @@ describe('history', () => {
     panel.shown(id);
     expect(panel.toReopen()).toBe(id);
     expect(panel.toReopen()).toBeUndefined(); // only the window's first page
+    // The next window (a new panel over the same folder) reopens it; not once it is deleted.
+    const next = new PanelHistory(new SessionStore(store.dir), () => {}, { current: () => undefined, resume: () => {}, deleteSession: () => {} }, { confirmDelete: async () => false, saveMarkdown: async () => undefined, warn: () => {} });
+    expect(next.toReopen()).toBe(id);
+    store.delete(id);
+    const after = new PanelHistory(new SessionStore(store.dir), () => {}, { current: () => undefined, resume: () => {}, deleteSession: () => {} }, { confirmDelete: async () => false, saveMarkdown: async () => undefined, warn: () => {} });
+    expect(after.toReopen()).toBeUndefined();
+    // A new chat shown: nothing to reopen; an id that is not one is refused, not written as a path.
     const again = history();
-    again.panel.shown('zzzz-000000'); // not saved (deleted since)
+    const other = again.store.create('Other.').id;
+    again.panel.shown(other);
+    again.panel.shown(undefined);
     expect(again.panel.toReopen()).toBeUndefined();
+    expect(() => again.store.setShown('../escape')).toThrow(/Not a session id/);
+    expect(fs.existsSync(path.join(again.store.dir, '..', 'escape'))).toBe(false);
   });
 
   test('recent chats leave out the one shown and empty ones; delete asks, and a refusal deletes nothing; export names the file after the title', async () => {
