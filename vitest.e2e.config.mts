@@ -7,6 +7,7 @@ export default defineConfig({
   test: {
     include: ['test/e2e/**/*.e2e.test.ts'],
     globalSetup: ['test/unit/globalSetup.ts'],
+    setupFiles: ['test/e2e/failureShots.ts'],
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 240_000,

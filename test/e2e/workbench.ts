@@ -2,9 +2,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { Browser, ConsoleMessage, FrameLocator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { repoRoot } from '../../scripts/paths.mjs';
+import { artifactsDir, repoRoot } from '../../scripts/paths.mjs';
 import { launchBrowser, openWorkbench } from '../vscode/browser.mjs';
 import { startCodeServer } from '../vscode/codeServer.mjs';
 
@@ -33,6 +33,22 @@ export interface WorkbenchOptions {
   readonly showScrollbars?: boolean;
 }
 
+/** The workbenches open now, each with the last lines its page logged: a failed test leaves a picture of them (failureShots.ts). */
+const open = new Map<Page, string[]>();
+
+/** A screenshot and the console's last lines of every workbench open, named after the failed test. */
+export async function keepFailureEvidence(test: string): Promise<void> {
+  const dir = path.join(artifactsDir, 'e2e', 'failed');
+  fs.mkdirSync(dir, { recursive: true });
+  const name = test.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 80);
+  let n = 0;
+  for (const [page, log] of open) {
+    const base = path.join(dir, `${name}${n++ ? `-${n}` : ''}`);
+    fs.writeFileSync(`${base}.log`, log.join('\n'));
+    await page.screenshot({ path: `${base}.png`, timeout: 10_000 }).catch(() => {});
+  }
+}
+
 export async function openPeonWorkbench(files: Record<string, string> = {}, userSettings: Record<string, unknown> = {}, { showScrollbars, ...options }: WorkbenchOptions = {}): Promise<Workbench> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'peon-e2e-'));
   const workspace = path.join(scratch, 'workspace');
@@ -50,11 +66,18 @@ export async function openPeonWorkbench(files: Record<string, string> = {}, user
       server.workbenchUrl(workspace, [['extensionDevelopmentPath', server.remoteUri(repoRoot)]]),
     );
     const opened = browser;
+    const log: string[] = [];
+    page.on('console', (m: ConsoleMessage) => {
+      log.push(`${m.type()}: ${m.text()}`.slice(0, 2000));
+      if (log.length > 200) log.shift();
+    });
+    open.set(page, log);
     return {
       page,
       workspace,
       userSettingsFile: path.join(server.userDataDir, 'User', 'settings.json'),
       async close() {
+        open.delete(page);
         await opened.close();
         await server.stop();
         fs.rmSync(scratch, { recursive: true, force: true });

@@ -121,6 +121,30 @@ describe('the transcript follows the conversation', () => {
     await expect.poll(async () => (await scroll(page)).atEnd).toBe(true);
     await page.close();
   }, 60_000);
+
+  test('at the end, the list shrinking and then growing before its scroll event (the turn ends as the last words arrive) is no scroll up', async () => {
+    const view = await opened(320, 500);
+    const { page } = view;
+    await view.send([{ type: 'init', entries: conversation(20), model: configured }, { type: 'busy', busy: true }, { type: 'append', entry: { kind: 'assistant', id: 'a20', text: 'Working on it.' } }]);
+    await page.locator('.working').waitFor();
+    await expect.poll(async () => (await scroll(page)).atEnd).toBe(true);
+    const more = Array.from({ length: 8 }, (_, i) => `\n\nParagraph ${i} of the end of the answer, long enough to wrap at this width.`).join('');
+    for (let round = 0; round < 5; round++) {
+      // The working line goes (the browser pulls the list up into its new bounds) and the answer grows, in one frame.
+      await page.evaluate(`new Promise((done) => requestAnimationFrame(() => {
+        window.postMessage({ type: 'busy', busy: false }, '*');
+        window.postMessage({ type: 'delta', id: 'a20', text: ${JSON.stringify(more)} }, '*');
+        setTimeout(done, 0);
+      }))`);
+      await page.locator('.message.assistant p', { hasText: 'Paragraph 7' }).last().waitFor();
+      await expect.poll(async () => (await scroll(page)).atEnd).toBe(true);
+      expect(await page.getByRole('button', { name: 'Jump to latest' }).count()).toBe(0);
+      await view.send({ type: 'busy', busy: true });
+      await page.locator('.working').waitFor();
+      await expect.poll(async () => (await scroll(page)).atEnd).toBe(true);
+    }
+    await page.close();
+  }, 60_000);
 });
 
 describe('while Peon works', () => {
