@@ -343,7 +343,7 @@ export class Checkpoints {
   private readOne(file: string): FileState | undefined {
     const shadow = this.shadowOf(file)!;
     const stat = fs.lstatSync(file, { throwIfNoEntry: false });
-    return stat?.isFile() ? readFileState(file, stat, shadow.store, this.maxFileBytes) : undefined;
+    return stat?.isFile() ? readFileState(file, stat.ino, shadow.store, this.maxFileBytes) : undefined;
   }
 }
 

@@ -11,10 +11,10 @@
 // as they go: the first one of a large tree runs in the background.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { compareNames, Breather } from '../search/walk';
 import { IGNORE_FILES, IgnoreRules } from '../workspace/ignoreRules';
 import { ObjectStore } from './objectStore';
+import { At, FIELDS, Kind, lstatMany } from './parallelStat';
 import { openRegular } from './regularFile';
 
 export interface FileState {
@@ -67,6 +67,9 @@ export interface ScanOptions {
   readonly signal?: AbortSignal;
 }
 
+/** lstat's options, made once: a scan calls it once per file. */
+const NO_THROW = { throwIfNoEntry: false } as const;
+
 const identity = (stat: fs.Stats): string => `${stat.ino}:${stat.size}:${stat.ctimeMs}`;
 
 /** The folder as it is now, starting from what `previous` knew. */
@@ -86,12 +89,14 @@ async function scanOnce(previous: TreeState, options: ScanOptions): Promise<{ st
   const dirs = new Map<string, DirState>();
   const breather = new Breather(options.signal);
   let rulesChanged = false;
+  // Paths joined by hand: path.join's normalising costs as much as the lstat per file.
+  const prefix = root.endsWith('/') ? root : `${root}/`;
   const stack = [''];
   while (stack.length > 0) {
     if (breather.due()) await breather.pause();
     const rel = stack.pop()!;
-    const abs = rel === '' ? root : path.join(root, rel);
-    const stat = fs.lstatSync(abs, { throwIfNoEntry: false });
+    const abs = rel === '' ? root : prefix + rel;
+    const stat = fs.lstatSync(abs, NO_THROW);
     if (!stat?.isDirectory()) continue;
     const cached = previous.dirs.get(rel);
     const listing = cached && cached.ctimeMs === stat.ctimeMs ? cached : readDir(abs, rel, stat.ctimeMs, ignore);
@@ -99,22 +104,34 @@ async function scanOnce(previous: TreeState, options: ScanOptions): Promise<{ st
     for (const name of IGNORE_FILES) {
       const ruleFile = rel === '' ? name : `${rel}/${name}`;
       if (!listing.files.includes(ruleFile)) continue;
-      const ruleStat = fs.lstatSync(path.join(root, ruleFile), { throwIfNoEntry: false });
+      const ruleStat = fs.lstatSync(prefix + ruleFile, NO_THROW);
       const id = ruleStat ? identity(ruleStat) : 'gone';
       rulesFiles.set(ruleFile, id);
       if (previous.rules.size > 0 && previous.rules.get(ruleFile) !== id) rulesChanged = true;
     }
-    for (const file of listing.files) {
-      const fileStat = fs.lstatSync(path.join(root, file), { throwIfNoEntry: false });
-      if (!fileStat?.isFile()) continue;
-      const before = previous.files.get(file);
-      const same = before && !before.racy && before.ino === fileStat.ino && before.size === fileStat.size && before.ctimeMs === fileStat.ctimeMs && before.mode === fileStat.mode;
-      const state = same ? before : readFileState(path.join(root, file), fileStat, store, options.maxFileBytes);
-      if (!state) continue;
-      files.set(file, fileStat.ctimeMs >= started - RACY_MS ? { ...state, racy: true } : state.racy ? withoutRacy(state) : state);
-      if (breather.due()) await breather.pause();
-    }
     for (let i = listing.dirs.length - 1; i >= 0; i--) stack.push(listing.dirs[i]!);
+  }
+  // Every file's identity, half of them in a worker thread (parallelStat.ts).
+  const names: string[] = [];
+  for (const listing of dirs.values()) for (const file of listing.files) names.push(file);
+  const stats = await lstatMany(
+    names.map((file) => prefix + file),
+    () => (breather.due() ? breather.pause() : undefined),
+  );
+  for (let i = 0; i < names.length; i++) {
+    const o = i * FIELDS;
+    if (stats[o + At.Kind] !== Kind.File) continue;
+    const file = names[i]!;
+    const ino = stats[o + At.Ino]!;
+    const size = stats[o + At.Size]!;
+    const ctimeMs = stats[o + At.CtimeMs]!;
+    const mode = stats[o + At.Mode]!;
+    const before = previous.files.get(file);
+    const same = before && !before.racy && before.ino === ino && before.size === size && before.ctimeMs === ctimeMs && before.mode === mode;
+    const state = same ? before : readFileState(prefix + file, ino, store, options.maxFileBytes);
+    if (!state) continue;
+    files.set(file, ctimeMs >= started - RACY_MS ? { ...state, racy: true } : state.racy ? withoutRacy(state) : state);
+    if (breather.due()) await breather.pause();
   }
   // Rules files that disappeared count as changed too.
   for (const ruleFile of previous.rules.keys()) if (!rulesFiles.has(ruleFile)) rulesChanged = true;
@@ -151,10 +168,11 @@ function readDir(abs: string, rel: string, ctimeMs: number, ignore: IgnoreRules)
 
 /**
  * A file's state, its content stored when it is small enough; undefined when it went
- * meanwhile, or is no longer the regular file `stat` saw (swapped for a link or a FIFO:
- * it is opened without following a link and without blocking, and must be the same inode).
+ * meanwhile, or is no longer the regular file (inode `ino`) an lstat saw (swapped for a
+ * link or a FIFO: it is opened without following a link and without blocking, and must
+ * be the same inode).
  */
-export function readFileState(file: string, stat: fs.Stats, store: ObjectStore, maxFileBytes: number): FileState | undefined {
+export function readFileState(file: string, ino: number, store: ObjectStore, maxFileBytes: number): FileState | undefined {
   let entry: ReturnType<typeof openRegular>;
   try {
     entry = openRegular(file);
@@ -164,7 +182,7 @@ export function readFileState(file: string, stat: fs.Stats, store: ObjectStore, 
   if (entry.kind !== 'file') return undefined;
   const { fd, stat: now } = entry;
   try {
-    if (now.ino !== stat.ino) return undefined;
+    if (now.ino !== ino) return undefined;
     const base = { size: now.size, ino: now.ino, ctimeMs: now.ctimeMs, mode: now.mode, uid: now.uid, gid: now.gid };
     if (now.size > maxFileBytes) return { ...base, sha: hashLarge(fd, now.size), kept: false };
     return { ...base, sha: store.write(fs.readFileSync(fd)), kept: true };

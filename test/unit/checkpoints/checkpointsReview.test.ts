@@ -86,12 +86,12 @@ test('a scan that finds a FIFO where it saw a file (swapped meanwhile) skips it 
   execFileSync('mkfifo', [path.join(ws, 'f')]);
   const store = new ObjectStore(path.join(tempDir('peon-ckpt-fifo-store-'), 'shadow.git'));
   store.init();
-  expect(readFileState(path.join(ws, 'f'), seen, store, 1 << 20)).toBeUndefined();
+  expect(readFileState(path.join(ws, 'f'), seen.ino, store, 1 << 20)).toBeUndefined();
   // A symlink swapped in for the file is not followed either.
   fs.rmSync(path.join(ws, 'f'));
   fs.writeFileSync(path.join(ws, 'secret'), 'outside the scan\n');
   fs.symlinkSync(path.join(ws, 'secret'), path.join(ws, 'f'));
-  expect(readFileState(path.join(ws, 'f'), seen, store, 1 << 20)).toBeUndefined();
+  expect(readFileState(path.join(ws, 'f'), seen.ino, store, 1 << 20)).toBeUndefined();
 });
 
 test('what the person put in a file\'s place since (a symlink, another mode) is a conflict, never replaced silently; a link\'s target is not read into the card', async () => {

@@ -1,0 +1,81 @@
+// The lstat of many paths, half of them in a worker thread (parallelStat.ts): the same
+// numbers lstat gives here, whichever half a path falls in; and a scan of a folder large
+// enough to use the worker still finds a step's change in either half, a file turned
+// into a link, and a file gone.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test } from 'vitest';
+import { Checkpoints } from '../../../src/core/checkpoints/checkpoints';
+import { At, FIELDS, Kind, lstatMany } from '../../../src/core/checkpoints/parallelStat';
+import { tempDir } from '../tools/toolTestContext';
+
+function folderOf(count: number): { root: string; names: string[] } {
+  const root = fs.realpathSync(tempDir('peon-pstat-'));
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const dir = `d${Math.floor(i / 100)}`;
+    fs.mkdirSync(path.join(root, dir), { recursive: true });
+    const name = `${dir}/f${i}.txt`;
+    fs.writeFileSync(path.join(root, name), `file ${i}\n`.repeat(i % 7));
+    names.push(name);
+  }
+  return { root, names };
+}
+
+test('every path gets what lstat says of it, in the worker half as in this one: files, a folder, a link, a FIFO, a missing path', async () => {
+  const { root, names } = folderOf(3000);
+  fs.symlinkSync(path.join(root, names[0]!), path.join(root, 'link'));
+  execFileSync('mkfifo', [path.join(root, 'fifo')]);
+  const paths = names.map((n) => path.join(root, n));
+  // The odd ones at the end: they fall in the worker's half.
+  paths.push(path.join(root, 'd3'), path.join(root, 'link'), path.join(root, 'fifo'), path.join(root, 'missing'), path.join(root, names[5]!, 'under-a-file'));
+  const out = await lstatMany(paths);
+  expect(out.length).toBe(paths.length * FIELDS);
+  const kinds = { file: Kind.File, dir: Kind.Directory };
+  for (let i = 0; i < paths.length; i++) {
+    let s: fs.Stats | undefined;
+    try {
+      s = fs.lstatSync(paths[i]!, { throwIfNoEntry: false });
+    } catch {
+      s = undefined; // ENOTDIR: below a file
+    }
+    const o = i * FIELDS;
+    if (!s) {
+      expect(out[o + At.Kind], paths[i]).toBe(Kind.Missing);
+      continue;
+    }
+    expect(out[o + At.Kind], paths[i]).toBe(s.isFile() ? kinds.file : s.isDirectory() ? kinds.dir : Kind.Other);
+    expect([out[o + At.Ino], out[o + At.Size], out[o + At.CtimeMs], out[o + At.Mode], out[o + At.Uid], out[o + At.Gid]], paths[i]).toEqual([s.ino, s.size, s.ctimeMs, s.mode, s.uid, s.gid]);
+  }
+  // A few paths: all here, the same numbers.
+  const few = await lstatMany(paths.slice(-5));
+  expect([...few]).toEqual([...out.slice(-5 * FIELDS)]);
+});
+
+test('a scan that uses the worker finds a step\'s changes in either half: modified, made a link, deleted, created', async () => {
+  const { root, names } = folderOf(2500);
+  const checkpoints = new Checkpoints({ folders: [root], dir: tempDir('peon-pstat-store-') });
+  checkpoints.start();
+  await checkpoints.whenReady();
+  const start = await checkpoints.beforeFolders('bash');
+  fs.appendFileSync(path.join(root, names[10]!), 'changed early\n'); // this thread's half
+  fs.appendFileSync(path.join(root, names[2400]!), 'changed late\n'); // the worker's half
+  fs.rmSync(path.join(root, names[2401]!));
+  fs.rmSync(path.join(root, names[2402]!));
+  fs.symlinkSync('/etc/hostname', path.join(root, names[2402]!));
+  fs.rmSync(path.join(root, names[2403]!));
+  fs.writeFileSync(path.join(root, 'd24/new.txt'), 'new\n');
+  const step = await checkpoints.after(start);
+  expect(step.untracked).toBeUndefined();
+  expect(step.changes.map((c) => `${c.kind} ${c.path}`)).toEqual([`modified ${names[10]}`, `modified ${names[2400]}`, `deleted ${names[2401]}`, `deleted ${names[2402]}`, `deleted ${names[2403]}`, 'created d24/new.txt'].sort((a, b) => (a.split(' ')[1]! < b.split(' ')[1]! ? -1 : 1)));
+  const reverted = await checkpoints.revert(step.id);
+  // The link stands where the file was: not overwritten, a conflict to decide.
+  expect(reverted.conflicts.map((c) => c.change.path)).toEqual([names[2402]]);
+  expect(reverted.lost).toEqual([]);
+  expect(fs.lstatSync(path.join(root, names[2402]!)).isSymbolicLink()).toBe(true);
+  expect(fs.readFileSync(path.join(root, names[2400]!), 'utf8')).toBe(`file 2400\n`.repeat(2400 % 7));
+  expect(fs.existsSync(path.join(root, names[2401]!))).toBe(true);
+  expect(fs.existsSync(path.join(root, 'd24/new.txt'))).toBe(false);
+  checkpoints.dispose();
+});
