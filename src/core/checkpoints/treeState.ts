@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import { compareNames, Breather } from '../search/walk';
 import { IGNORE_FILES, IgnoreRules } from '../workspace/ignoreRules';
 import { ObjectStore } from './objectStore';
-import { At, FIELDS, Kind, lstatMany } from './parallelStat';
+import { At, FIELDS, Kind, lstatMany } from '../workspace/parallelStat';
 import { openRegular } from './regularFile';
 
 export interface FileState {

@@ -9,11 +9,13 @@ import path from 'node:path';
 import type { Absent } from './gitProtect';
 import { reachedDirectly, removeEmptyCover } from './leftovers';
 import { isBareLayout, type RepoScanResult } from './repoScan';
-import { codeWorkspaceFiles, subfolders, type Protection } from './sandboxPlan';
+import { codeWorkspaceFiles, presence, subfolders, type Protection } from './sandboxPlan';
 
 /** What a command found before it ran, for afterCommand to compare with. */
 export interface CommandGuard {
   readonly absent: readonly Absent[];
+  /** Those of `absent` bubblewrap covers with an empty folder or file while the command runs (removed after, when still empty). */
+  readonly covered: readonly Absent[];
   readonly links: Protection['links'];
   /** The `.git` entries there were, at any depth, by identity (device and inode): a renamed folder keeps its own, a new `.git` in its place does not. */
   readonly repos: ReadonlySet<string>;
@@ -31,8 +33,8 @@ export interface CommandGuard {
 const workspaceFiles = (writable: readonly string[]): string[] => writable.flatMap((root) => [root, ...subfolders(root)]).flatMap(codeWorkspaceFiles);
 
 /** The guard for a command about to run: what is missing, the protected links, the repositories by identity, the folders the walk could not read. */
-export function guardOf(protection: Protection, repos: readonly string[], writable: readonly string[], unsearched: readonly string[] = []): CommandGuard {
-  return { absent: protection.absent, links: protection.links, repos: new Set(repos.map(identity)), writable, codeWorkspaces: new Set(protection.codeWorkspaces.map(identity)), unsearched };
+export function guardOf(protection: Protection, repos: readonly string[], writable: readonly string[], unsearched: readonly string[] = [], covered: readonly Absent[] = []): CommandGuard {
+  return { absent: protection.absent, covered, links: protection.links, repos: new Set(repos.map(identity)), writable, codeWorkspaces: new Set(protection.codeWorkspaces.map(identity)), unsearched };
 }
 
 /**
@@ -43,14 +45,20 @@ export function guardOf(protection: Protection, repos: readonly string[], writab
 export async function settle(guard: CommandGuard, repos: () => Promise<RepoScanResult>): Promise<string[]> {
   const notes: string[] = [];
   const relinked = new Set<string>();
+  // Each folder's real path is asked once (hundreds of absent names share a few dozen folders); the command has ended.
+  const reached = new Map<string, boolean>();
   const direct = (p: string): boolean => {
-    if (reachedDirectly(p)) return true;
-    relinked.add(path.dirname(p));
-    return false;
+    const dir = path.dirname(p);
+    let ok = reached.get(dir);
+    if (ok === undefined) reached.set(dir, (ok = reachedDirectly(p)));
+    if (!ok) relinked.add(dir);
+    return ok;
   };
-  for (const a of guard.absent) if (direct(a.path)) removeEmptyCover(a);
+  // Only bubblewrap's own covers are removed: an empty file the command made where nothing was covered is moved aside below.
+  for (const a of guard.covered) if (direct(a.path)) removeEmptyCover(a, direct);
   const made = new Set<string>();
-  for (const a of guard.absent) if (direct(a.path) && fs.lstatSync(a.path, { throwIfNoEntry: false })) made.add(a.path);
+  const exists = presence();
+  for (const a of guard.absent) if (direct(a.path) && exists(a.path)) made.add(a.path);
   for (const link of guard.links) {
     if (!direct(link.path)) continue;
     const stat = fs.lstatSync(link.path, { throwIfNoEntry: false });

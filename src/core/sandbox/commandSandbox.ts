@@ -120,12 +120,13 @@ export class CommandSandbox {
   }
 
   /** The plan, and (`scan`: the repositories found right before the command runs) what afterCommand compares with. */
-  private planned(bwrap: string, settings: SandboxSettings, cwd: string, argv: readonly string[], proc: boolean, env: NodeJS.ProcessEnv, scan?: RepoScanResult): { plan: SandboxPlan; guard: CommandGuard } {
-    const { masks, writable } = this.reach(settings, env);
+  private planned(bwrap: string, settings: SandboxSettings, cwd: string, argv: readonly string[], proc: boolean, env: NodeJS.ProcessEnv, scan?: RepoScanResult, reach = this.reach(settings, env)): { plan: SandboxPlan; guard: CommandGuard } {
+    const { masks, writable } = reach;
     // What to protect is looked for right before the command runs (beforeCommand); the card's line does not depend on it.
     const repos = scan && writable.length > 0 ? scan.repos : [];
     const guarded = scan && writable.length > 0 ? protectedPaths(writable, repos, this.home, env) : { protect: [], absent: [], links: [], codeWorkspaces: [] };
-    const guard = guardOf(guarded, repos, writable, scan?.unsearched ?? []);
+    const cover = guarded.absent.filter((a) => coverable(a, writable));
+    const guard = guardOf(guarded, repos, writable, scan?.unsearched ?? [], cover);
     const plan: SandboxPlan = {
       bwrap,
       mode: writable.length > 0 ? 'workspace-write' : 'read-only',
@@ -138,7 +139,7 @@ export class CommandSandbox {
       hiddenDirs: masks.dirs,
       hiddenFiles: [...new Set([...masks.files, ...hostSockets(writable, masks.dirs, runtimeDirs(env))])].sort(),
       protect: guarded.protect,
-      cover: guarded.absent.filter((a) => coverable(a, writable)),
+      cover,
       empty: this.emptyCovers(),
       resolver: settings.network ? resolverDirs() : [],
       unset: secretVariables(env),
@@ -201,15 +202,16 @@ export class CommandSandbox {
     const before = prepared.plan;
     if (!prepared.sandboxed || !before || before.mode !== 'workspace-write') return { prepared };
     const settings = { mode: before.mode, network: before.network, required: false } as const;
+    const reach = this.reach(settings, this.options.env);
     let scan: RepoScanResult;
     try {
-      scan = await this.repos.find(this.reach(settings, this.options.env).writable);
+      scan = await this.repos.find(reach.writable);
     } catch (error) {
       // Not knowing every repository there is, Peon could not tell one the command made: it does not run.
       if (error instanceof RepoScanIncomplete) throw new SandboxUnavailableError(`${error.message}, so a repository the command made could go unseen: nothing was run.`);
       throw error;
     }
-    const planned = this.planned(before.bwrap, settings, before.cwd, before.argv, before.proc, this.options.env, scan);
+    const planned = this.planned(before.bwrap, settings, before.cwd, before.argv, before.proc, this.options.env, scan, reach);
     const { plan } = planned;
     // Should Peon die while the command runs, the next one removes the covers (leftovers.ts).
     const guard = { ...planned.guard, release: journalCovers(plan.tmp, plan.cover ?? []) };

@@ -32,9 +32,13 @@ export function reachedDirectly(p: string): boolean {
   }
 }
 
-/** An empty cover (a folder with nothing in it, a file of 0 bytes) removed; anything else, or one reached through a link, is left as it is. */
-export function removeEmptyCover(absent: Pick<Absent, 'path' | 'dir'>): void {
-  if (!reachedDirectly(absent.path)) return;
+/**
+ * An empty cover (a folder with nothing in it, a file of 0 bytes) removed; anything else,
+ * or one reached through a link, is left as it is. `reached`: the check of the path's
+ * folder (a caller that asks for many paths answers it once per folder).
+ */
+export function removeEmptyCover(absent: Pick<Absent, 'path' | 'dir'>, reached: (p: string) => boolean = reachedDirectly): void {
+  if (!reached(absent.path)) return;
   try {
     const stat = fs.lstatSync(absent.path, { throwIfNoEntry: false });
     if (absent.dir && stat?.isDirectory() && fs.readdirSync(absent.path).length === 0) fs.rmdirSync(absent.path);

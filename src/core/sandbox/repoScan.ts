@@ -16,9 +16,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { Breather } from '../search/walk';
 import { systemExecutable } from '../process/findExecutable';
+import { At, FIELDS, Kind, lstatMany } from '../workspace/parallelStat';
 
 interface Folder {
-  readonly ctimeMs: number;
+  /** NaN: read too close to a change to be trusted (read again by the next walk). */
+  ctimeMs: number;
   readonly subfolders: readonly string[];
   /** A `.git` entry in it. */
   readonly git: boolean;
@@ -37,6 +39,8 @@ export interface RepoScanResult {
   readonly reopened: string[];
 }
 
+/** A folder whose ctime is this close to a walk is read again by the next one (git's racy-git rule). */
+const RACY_MS = 50;
 /** How long `find` may take over a very large tree before the search is called incomplete. */
 const FIND_TIMEOUT_MS = 120_000;
 
@@ -59,11 +63,16 @@ export class RepoScan {
    */
   async find(roots: readonly string[], options: { reopen?: boolean; signal?: AbortSignal } = {}): Promise<RepoScanResult> {
     const walk = ++this.walks;
+    const started = Date.now();
     const repos: string[] = [];
     const unsearched: string[] = [];
     const reopened: string[] = [];
     const stack = [...roots].reverse();
     const breather = new Breather(options.signal);
+    // The folders the last walk knew, looked at all at once (half in a worker thread): most are as they were.
+    const known = [...this.folders.keys()];
+    const seen = await lstatMany(known, () => (breather.due() ? breather.pause() : undefined));
+    const at = new Map(known.map((dir, i) => [dir, i * FIELDS]));
     let walked = 0;
     while (stack.length > 0) {
       if (walked >= this.limit) {
@@ -75,14 +84,14 @@ export class RepoScan {
       let folder = this.folders.get(dir);
       if (folder?.walk === walk) continue;
       walked++;
-      let stat: fs.Stats | undefined;
+      let stat: Seen | undefined;
       try {
-        stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+        stat = seenOf(dir, seen, at.get(dir));
       } catch (error) {
         unsearched.push(`${dir} (${code(error)})`);
         continue;
       }
-      if (!stat?.isDirectory()) continue;
+      if (!stat?.isDirectory) continue;
       if (!folder || folder.ctimeMs !== stat.ctimeMs) {
         const read = readFolder(dir, stat, options.reopen ? reopened : undefined);
         if ('error' in read) {
@@ -90,6 +99,8 @@ export class RepoScan {
           unsearched.push(`${dir} (${read.error})`);
           continue;
         }
+        // Changed within RACY_MS of this walk: a change in the same clock tick would leave its ctime as it is, so the next walk reads it again.
+        if (read.ctimeMs >= started - RACY_MS) read.ctimeMs = Number.NaN;
         this.folders.set(dir, (folder = read));
       }
       folder.walk = walk;
@@ -102,7 +113,25 @@ export class RepoScan {
   }
 }
 
-function readFolder(dir: string, stat: fs.Stats, reopened: string[] | undefined): Folder | { error: string } {
+/** What the walk needs of a folder's lstat. */
+interface Seen {
+  readonly isDirectory: boolean;
+  readonly ctimeMs: number;
+  readonly mode: number;
+  readonly uid: number;
+}
+
+/** A folder's lstat: from the batch taken as the walk began (`o`: its place there), else asked now. */
+function seenOf(dir: string, batch: Float64Array, o: number | undefined): Seen | undefined {
+  if (o !== undefined && batch[o + At.Kind] !== Kind.Missing) {
+    return { isDirectory: batch[o + At.Kind] === Kind.Directory, ctimeMs: batch[o + At.CtimeMs]!, mode: batch[o + At.Mode]!, uid: batch[o + At.Uid]! };
+  }
+  // New, or gone (or unreadable) in the batch: asked again here, so an error is reported as such.
+  const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+  return stat && { isDirectory: stat.isDirectory(), ctimeMs: stat.ctimeMs, mode: stat.mode, uid: stat.uid };
+}
+
+function readFolder(dir: string, stat: Seen, reopened: string[] | undefined): Folder | { error: string } {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });

@@ -229,11 +229,47 @@ export function writableFolders(folders: readonly string[], home: string | undef
  * covered before a command runs: it is looked for after (commandGuard.ts).
  */
 export function codeWorkspaceFiles(dir: string): string[] {
+  return [...(namesIn(dir) ?? [])].filter(isCodeWorkspace).map((name) => path.join(dir, name));
+}
+
+const isCodeWorkspace = (name: string): boolean => name.endsWith('.code-workspace');
+
+/**
+ * Folder listings kept with the folder's ctime, taken before it was read: an entry added,
+ * removed or renamed moves the ctime (and no program can set it back), so the same folder
+ * (inode) with the same ctime holds the same names. One changed within RACY_MS of its reading is not
+ * kept (a change in the same clock tick would leave the ctime as it was).
+ */
+const listings = new Map<string, { readonly ino: number; readonly ctimeMs: number; readonly names: ReadonlySet<string> }>();
+const RACY_MS = 50;
+const MAX_LISTINGS = 4096;
+
+/** The names in a folder; undefined when it cannot be read. */
+function namesIn(dir: string): ReadonlySet<string> | undefined {
   try {
-    return fs.readdirSync(dir).filter((name) => name.endsWith('.code-workspace')).map((name) => path.join(dir, name));
+    const { ino, ctimeMs } = fs.statSync(dir);
+    const kept = listings.get(dir);
+    if (kept?.ino === ino && kept.ctimeMs === ctimeMs) return kept.names;
+    const names: ReadonlySet<string> = new Set(fs.readdirSync(dir));
+    if (listings.size >= MAX_LISTINGS) listings.clear();
+    if (ctimeMs < Date.now() - RACY_MS) listings.set(dir, { ino, ctimeMs, names });
+    else listings.delete(dir);
+    return names;
   } catch {
-    return [];
+    listings.delete(dir);
+    return undefined;
   }
+}
+
+/** Whether each path asked exists, by its folder's listing: each folder is listed once (namesIn). */
+export function presence(): (p: string) => boolean {
+  const seen = new Map<string, ReadonlySet<string> | undefined>();
+  return (p) => {
+    const dir = path.dirname(p);
+    if (!seen.has(dir)) seen.set(dir, namesIn(dir));
+    const names = seen.get(dir);
+    return names ? names.has(path.basename(p)) : fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
+  };
 }
 
 /** `root`'s subfolders (one level: VS Code's git.repositoryScanMaxDepth), where the protected names are protected too. */
@@ -274,9 +310,13 @@ export function protectedPaths(writable: readonly string[], gitEntries: readonly
   const codeWorkspaces: string[] = [];
   for (const root of writable) {
     const below = subfolders(root);
+    // One listing per folder says which protected names are there: only those are looked up (hundreds of lookups a command otherwise).
+    const listed = new Map<string, ReadonlySet<string> | undefined>();
     for (const base of [root, ...below]) {
-      for (const rel of PROTECTED_IN_WORKSPACE) add(path.join(base, rel));
-      codeWorkspaces.push(...codeWorkspaceFiles(base));
+      const names = namesIn(base);
+      listed.set(base, names);
+      for (const rel of PROTECTED_IN_WORKSPACE) if (!names || names.has(rel)) add(path.join(base, rel));
+      codeWorkspaces.push(...(names ? [...names].filter(isCodeWorkspace).map((name) => path.join(base, name)) : codeWorkspaceFiles(base)));
     }
     for (const rel of PROTECTED_IN_WORKSPACE) {
       const at = path.join(root, rel);
@@ -286,10 +326,11 @@ export function protectedPaths(writable: readonly string[], gitEntries: readonly
     }
     // One folder down (a folder opened on its own, an agent run there) they matter too: looked for after the command.
     for (const base of below) {
+      const names = listed.get(base);
       for (const rel of PROTECTED_IN_WORKSPACE) {
         if (rel === '.git') continue; // a repository anywhere is the repository scan's
         const at = path.join(base, rel);
-        if (!fs.lstatSync(at, { throwIfNoEntry: false })) absent.set(at, { path: at, dir: !PROTECTED_FILES.has(rel), later: true });
+        if (names ? !names.has(rel) : !fs.lstatSync(at, { throwIfNoEntry: false })) absent.set(at, { path: at, dir: !PROTECTED_FILES.has(rel), later: true });
       }
     }
     // HEAD at the top: with objects/ and refs/ beside it, git takes the folder itself for a repository.

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { Checkpoints } from '../../../src/core/checkpoints/checkpoints';
-import { At, FIELDS, Kind, lstatMany } from '../../../src/core/checkpoints/parallelStat';
+import { At, FIELDS, Kind, lstatMany } from '../../../src/core/workspace/parallelStat';
 import { tempDir } from '../tools/toolTestContext';
 
 function folderOf(count: number): { root: string; names: string[] } {

@@ -67,6 +67,16 @@ describe.each(runners)('as $name', (runner: Runner) => {
     expect(fs.existsSync(mark)).toBe(false);
   });
 
+  test('an empty .envrc made where nothing was covered (here, and one folder down) is moved aside like any other, not taken for a cover and deleted', async () => {
+    const ws = workspaceFor(runner, { 'sub/README.md': 'x\n' });
+    const r = await result(runCli(runner, ws, 'bash', { command: ': > .envrc; : > sub/.envrc; echo "made=$?"' }));
+    expect(r.output).toMatch(/^made=0$/m);
+    expect(blocked(ws, '.envrc')).toEqual([expect.stringMatching(/^\.envrc\.peon-blocked-[0-9a-f]{12}$/)]);
+    expect(blocked(path.join(ws, 'sub'), '.envrc')).toEqual([expect.stringMatching(/^\.envrc\.peon-blocked-[0-9a-f]{12}$/)]);
+    expect(r.output).toContain(`${path.join(ws, 'sub', '.envrc')} was made by this sandboxed command and moved to .envrc.peon-blocked-`);
+    expect(fs.readdirSync(path.join(ws, 'sub')).sort()).toEqual([expect.stringMatching(/^\.envrc\.peon-blocked-/), 'README.md']);
+  });
+
   test('a .git made below the top (git init sub, a renamed folder, a crafted .git file) is moved aside under a name it cannot guess', async () => {
     const ws = workspaceFor(runner, { 'sub/README.md': 'x\n' });
     execFileSync('git', ['init', '-q', path.join(ws, 'sub')]);

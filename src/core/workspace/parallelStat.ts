@@ -1,4 +1,4 @@
-// lstat of many paths at once, half of them in a worker thread (PERF.md B15): a scan of a
+// lstat of many paths at once, half of them in a worker thread (PERF.md B15, B19): a scan of a
 // folder that did not change is one lstat per file and little else, and two cores do
 // them in about half the time — git's status does the same (core.preloadIndex). The
 // worker is one small script kept for the process, unreferenced (it never keeps the CLI
@@ -12,7 +12,7 @@ export const At = { Kind: 0, Ino: 1, Size: 2, CtimeMs: 3, Mode: 4, Uid: 5, Gid: 
 export const Kind = { Missing: 0, File: 1, Directory: 2, Other: 3 } as const;
 
 /** Below this many paths the worker's round trip costs more than it saves. */
-const WORKER_FROM = 1500;
+const WORKER_FROM = 512;
 
 /** The worker: the same numbers for the paths it is sent (the script is this file's `fill`, in plain JavaScript). */
 const SCRIPT = `
