@@ -15,6 +15,7 @@ import { compareNames, Breather } from '../search/walk';
 import { IGNORE_FILES, IgnoreRules } from '../workspace/ignoreRules';
 import { ObjectStore } from './objectStore';
 import { At, FIELDS, Kind, lstatMany } from '../workspace/parallelStat';
+import { racy } from '../workspace/racy';
 import { openRegular } from './regularFile';
 
 export interface FileState {
@@ -56,8 +57,6 @@ const ALWAYS_IGNORED = new Set(['node_modules']);
  * ran meanwhile would otherwise count it as its own, and its revert delete it.
  */
 const OWN_FOLDERS = new Set(['.peon/memory']);
-/** A file changed within this many milliseconds of a scan is read again by the next. */
-const RACY_MS = 50;
 
 export interface ScanOptions {
   readonly root: string;
@@ -120,8 +119,13 @@ async function scanOnce(previous: TreeState, options: ScanOptions): Promise<{ st
   );
   for (let i = 0; i < names.length; i++) {
     const o = i * FIELDS;
-    if (stats[o + At.Kind] !== Kind.File) continue;
     const file = names[i]!;
+    // A file that could not be looked at (a folder made unsearchable): the scan fails with why, as one made here would; taken for gone, a revert would delete it.
+    if (stats[o + At.Kind] === Kind.Failed) {
+      fs.lstatSync(prefix + file); // throws with why
+      throw new Error(`${prefix + file} could not be looked at`);
+    }
+    if (stats[o + At.Kind] !== Kind.File) continue;
     const ino = stats[o + At.Ino]!;
     const size = stats[o + At.Size]!;
     const ctimeMs = stats[o + At.CtimeMs]!;
@@ -130,7 +134,8 @@ async function scanOnce(previous: TreeState, options: ScanOptions): Promise<{ st
     const same = before && !before.racy && before.ino === ino && before.size === size && before.ctimeMs === ctimeMs && before.mode === mode;
     const state = same ? before : readFileState(prefix + file, ino, store, options.maxFileBytes);
     if (!state) continue;
-    files.set(file, ctimeMs >= started - RACY_MS ? { ...state, racy: true } : state.racy ? withoutRacy(state) : state);
+    // The ctime of what was kept (read now, or as it was): a change after it within the same tick would not move it.
+    files.set(file, racy(state.ctimeMs, started) ? { ...state, racy: true } : state.racy ? withoutRacy(state) : state);
     if (breather.due()) await breather.pause();
   }
   // Rules files that disappeared count as changed too.

@@ -8,8 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Absent } from './gitProtect';
 import { reachedDirectly, removeEmptyCover } from './leftovers';
+import { forgetListing } from './folderListings';
 import { isBareLayout, type RepoScanResult } from './repoScan';
-import { codeWorkspaceFiles, presence, subfolders, type Protection } from './sandboxPlan';
+import { presence } from './folderListings';
+import { codeWorkspaceFiles, PROTECTED_IN_WORKSPACE, subfolders, type Protection } from './sandboxPlan';
 
 /** What a command found before it ran, for afterCommand to compare with. */
 export interface CommandGuard {
@@ -23,6 +25,8 @@ export interface CommandGuard {
   readonly writable: readonly string[];
   /** The VS Code workspace files there were (`*.code-workspace` in a writable folder or one below it), by identity. */
   readonly codeWorkspaces: ReadonlySet<string>;
+  /** The folders right below each writable one before the command (protectedPaths): one that is new had its names looked for after. */
+  readonly subfolders: readonly string[];
   /** Folders the walk before the command could not read (said on the card). */
   readonly unsearched: readonly string[];
   /** Drops the record of this command's covers (leftovers.ts), once they are gone. */
@@ -34,7 +38,7 @@ const workspaceFiles = (writable: readonly string[]): string[] => writable.flatM
 
 /** The guard for a command about to run: what is missing, the protected links, the repositories by identity, the folders the walk could not read. */
 export function guardOf(protection: Protection, repos: readonly string[], writable: readonly string[], unsearched: readonly string[] = [], covered: readonly Absent[] = []): CommandGuard {
-  return { absent: protection.absent, covered, links: protection.links, repos: new Set(repos.map(identity)), writable, codeWorkspaces: new Set(protection.codeWorkspaces.map(identity)), unsearched };
+  return { absent: protection.absent, covered, subfolders: protection.subfolders, links: protection.links, repos: new Set(repos.map(identity)), writable, codeWorkspaces: new Set(protection.codeWorkspaces.map(identity)), unsearched };
 }
 
 /**
@@ -54,17 +58,35 @@ export async function settle(guard: CommandGuard, repos: () => Promise<RepoScanR
     if (!ok) relinked.add(dir);
     return ok;
   };
+  // One entry that cannot be looked at (a folder made a file, or unreadable) is said, and the rest are still looked at: the repository search below always runs.
+  const careful = (p: string, check: () => void): void => {
+    try {
+      check();
+    } catch (error) {
+      notes.push(`[${p} could not be checked after this command (${error instanceof Error ? error.message : String(error)}): check it before running git or an editor there]`);
+    }
+  };
   // Only bubblewrap's own covers are removed: an empty file the command made where nothing was covered is moved aside below.
-  for (const a of guard.covered) if (direct(a.path)) removeEmptyCover(a, direct);
+  for (const a of guard.covered) careful(a.path, () => direct(a.path) && removeEmptyCover(a, direct));
   const made = new Set<string>();
   const exists = presence();
-  for (const a of guard.absent) if (direct(a.path) && exists(a.path)) made.add(a.path);
+  for (const a of guard.absent) careful(a.path, () => direct(a.path) && exists(a.path) && made.add(a.path));
   for (const link of guard.links) {
-    if (!direct(link.path)) continue;
-    const stat = fs.lstatSync(link.path, { throwIfNoEntry: false });
-    if (stat && !(stat.isSymbolicLink() && fs.readlinkSync(link.path) === link.target)) made.add(link.path);
+    careful(link.path, () => {
+      if (!direct(link.path)) return;
+      const stat = fs.lstatSync(link.path, { throwIfNoEntry: false });
+      if (stat && !(stat.isSymbolicLink() && fs.readlinkSync(link.path) === link.target)) made.add(link.path);
+    });
   }
-  for (const file of workspaceFiles(guard.writable)) if (!guard.codeWorkspaces.has(identity(file))) made.add(file);
+  // A folder right below a writable one that was not there before (made, or renamed): its protected names are the command's too.
+  const before = new Set(guard.subfolders);
+  for (const root of guard.writable) {
+    for (const sub of subfolders(root)) {
+      if (before.has(sub)) continue;
+      for (const rel of PROTECTED_IN_WORKSPACE) if (rel !== '.git') careful(path.join(sub, rel), () => direct(path.join(sub, rel)) && exists(path.join(sub, rel)) && made.add(path.join(sub, rel)));
+    }
+  }
+  for (const file of workspaceFiles(guard.writable)) careful(file, () => !guard.codeWorkspaces.has(identity(file)) && made.add(file));
   try {
     const found = await repos();
     // A bare layout's HEAD is what makes git take the folder for a repository: that is what is moved aside.
@@ -87,6 +109,7 @@ function identity(p: string): string {
 
 /** A protected path a sandboxed command made, renamed out of git's and the editor's way. */
 function moveAside(made: string): string {
+  forgetListing(path.dirname(made));
   const aside = `${made}.peon-blocked-${randomBytes(6).toString('hex')}`;
   const where = path.resolve(made);
   try {

@@ -124,7 +124,7 @@ export class CommandSandbox {
     const { masks, writable } = reach;
     // What to protect is looked for right before the command runs (beforeCommand); the card's line does not depend on it.
     const repos = scan && writable.length > 0 ? scan.repos : [];
-    const guarded = scan && writable.length > 0 ? protectedPaths(writable, repos, this.home, env) : { protect: [], absent: [], links: [], codeWorkspaces: [] };
+    const guarded = scan && writable.length > 0 ? protectedPaths(writable, repos, this.home, env) : { protect: [], absent: [], links: [], codeWorkspaces: [], subfolders: [] };
     const cover = guarded.absent.filter((a) => coverable(a, writable));
     const guard = guardOf(guarded, repos, writable, scan?.unsearched ?? [], cover);
     const plan: SandboxPlan = {

@@ -8,6 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** Paths in code-unit order (localeCompare's collation costs a millisecond over the hundreds a command has). */
+export const byPath = (a: { readonly path: string }, b: { readonly path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
 export interface Absent {
   readonly path: string;
   /** A folder (hooks, a git folder) or a file (a config). */
@@ -98,7 +101,7 @@ export function gitProtection(entries: readonly string[], home: string | undefin
       }
     }
   }
-  return { protect: [...protect].sort(), absent: [...absent.values()].sort((a, b) => a.path.localeCompare(b.path)) };
+  return { protect: [...protect].sort(), absent: [...absent.values()].sort(byPath) };
 }
 
 /** `[section "sub"]` headers and `key = value` lines of a git config: enough to find what it names. */

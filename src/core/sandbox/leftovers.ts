@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { forgetListing } from './folderListings';
 import type { Absent } from './gitProtect';
 
 const PREFIXES = ['peon-sandbox-tmp-', 'peon-sandbox-empty-'];
@@ -39,6 +40,7 @@ export function reachedDirectly(p: string): boolean {
  */
 export function removeEmptyCover(absent: Pick<Absent, 'path' | 'dir'>, reached: (p: string) => boolean = reachedDirectly): void {
   if (!reached(absent.path)) return;
+  forgetListing(path.dirname(absent.path));
   try {
     const stat = fs.lstatSync(absent.path, { throwIfNoEntry: false });
     if (absent.dir && stat?.isDirectory() && fs.readdirSync(absent.path).length === 0) fs.rmdirSync(absent.path);

@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { Breather } from '../search/walk';
 import { systemExecutable } from '../process/findExecutable';
-import { At, FIELDS, Kind, lstatMany } from '../workspace/parallelStat';
+import { racy } from '../workspace/racy';
 
 interface Folder {
   /** NaN: read too close to a change to be trusted (read again by the next walk). */
@@ -26,6 +26,8 @@ interface Folder {
   readonly git: boolean;
   /** It is laid out as a bare repository (HEAD, objects/, refs/): git run in it uses it. */
   readonly bare: boolean;
+  /** Its folders whose names are not UTF-8 (as decoded): they cannot be walked, and are reported as unsearched. */
+  readonly unnamed: readonly string[];
   /** The walk that last reached it (folders no walk reaches are forgotten). */
   walk: number;
 }
@@ -39,8 +41,6 @@ export interface RepoScanResult {
   readonly reopened: string[];
 }
 
-/** A folder whose ctime is this close to a walk is read again by the next one (git's racy-git rule). */
-const RACY_MS = 50;
 /** How long `find` may take over a very large tree before the search is called incomplete. */
 const FIND_TIMEOUT_MS = 120_000;
 
@@ -69,10 +69,6 @@ export class RepoScan {
     const reopened: string[] = [];
     const stack = [...roots].reverse();
     const breather = new Breather(options.signal);
-    // The folders the last walk knew, looked at all at once (half in a worker thread): most are as they were.
-    const known = [...this.folders.keys()];
-    const seen = await lstatMany(known, () => (breather.due() ? breather.pause() : undefined));
-    const at = new Map(known.map((dir, i) => [dir, i * FIELDS]));
     let walked = 0;
     while (stack.length > 0) {
       if (walked >= this.limit) {
@@ -84,9 +80,10 @@ export class RepoScan {
       let folder = this.folders.get(dir);
       if (folder?.walk === walk) continue;
       walked++;
+      // One folder at a time, from the top: a folder a command replaced with a link is not looked through.
       let stat: Seen | undefined;
       try {
-        stat = seenOf(dir, seen, at.get(dir));
+        stat = seenOf(dir);
       } catch (error) {
         unsearched.push(`${dir} (${code(error)})`);
         continue;
@@ -99,11 +96,12 @@ export class RepoScan {
           unsearched.push(`${dir} (${read.error})`);
           continue;
         }
-        // Changed within RACY_MS of this walk: a change in the same clock tick would leave its ctime as it is, so the next walk reads it again.
-        if (read.ctimeMs >= started - RACY_MS) read.ctimeMs = Number.NaN;
+        // Changed too close to this walk (racy.ts): a change in the same clock tick would leave its ctime as it is, so the next walk reads it again.
+        if (racy(read.ctimeMs, started)) read.ctimeMs = Number.NaN;
         this.folders.set(dir, (folder = read));
       }
       folder.walk = walk;
+      for (const odd of folder.unnamed) unsearched.push(`${odd} (its name is not valid UTF-8)`);
       if (folder.git) repos.push(`${dir}/.git`);
       if (folder.bare) repos.push(dir);
       for (let i = folder.subfolders.length - 1; i >= 0; i--) stack.push(folder.subfolders[i]!);
@@ -121,12 +119,7 @@ interface Seen {
   readonly uid: number;
 }
 
-/** A folder's lstat: from the batch taken as the walk began (`o`: its place there), else asked now. */
-function seenOf(dir: string, batch: Float64Array, o: number | undefined): Seen | undefined {
-  if (o !== undefined && batch[o + At.Kind] !== Kind.Missing) {
-    return { isDirectory: batch[o + At.Kind] === Kind.Directory, ctimeMs: batch[o + At.CtimeMs]!, mode: batch[o + At.Mode]!, uid: batch[o + At.Uid]! };
-  }
-  // New, or gone (or unreadable) in the batch: asked again here, so an error is reported as such.
+function seenOf(dir: string): Seen | undefined {
   const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
   return stat && { isDirectory: stat.isDirectory(), ctimeMs: stat.ctimeMs, mode: stat.mode, uid: stat.uid };
 }
@@ -149,16 +142,24 @@ function readFolder(dir: string, stat: Seen, reopened: string[] | undefined): Fo
   const subfolders: string[] = [];
   let git = false;
   const names = new Set<string>();
+  const unnamed: string[] = [];
   for (const entry of entries) {
     names.add(entry.isDirectory() ? `${entry.name}/` : entry.name);
     if (entry.name === '.git') git = true;
+    // A name that is not UTF-8 reads with U+FFFD in it: no path made of it leads there.
+    else if (entry.isDirectory() && entry.name.includes('\uFFFD') && !namedAsIs(dir, entry.name)) unnamed.push(`${dir}/${entry.name}`);
     else if (entry.isDirectory()) subfolders.push(`${dir}/${entry.name}`);
   }
   // git takes a folder with HEAD, objects/ and refs/ for a git folder when it runs there (a bare repository).
   const bare = (names.has('HEAD') || names.has('HEAD/')) && names.has('objects/') && names.has('refs/');
   // fs.Stats of the folder: its ctime now (after a chmod above, the new one).
   const ctimeMs = fs.lstatSync(dir, { throwIfNoEntry: false })?.ctimeMs ?? stat.ctimeMs;
-  return { ctimeMs, subfolders, git, bare, walk: 0 };
+  return { ctimeMs, subfolders, git, bare, unnamed, walk: 0 };
+}
+
+/** Whether `name` (with U+FFFD in it) is the folder's real name, not what a name that is not UTF-8 decodes to. */
+function namedAsIs(dir: string, name: string): boolean {
+  return fs.lstatSync(`${dir}/${name}`, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
 /** Every `.git` and bare layout under `roots` by the system's find (git folders not entered, links not followed). */

@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gitProtection, personHooksPaths, type Absent } from './gitProtect';
+import { namesIn } from './folderListings';
+import { byPath, gitProtection, personHooksPaths, type Absent } from './gitProtect';
 
 /** Home-relative locations of credentials (DESIGN.md §9, SECURITY.md "Sandbox"). */
 export const SECRET_LOCATIONS: readonly string[] = [
@@ -234,43 +235,7 @@ export function codeWorkspaceFiles(dir: string): string[] {
 
 const isCodeWorkspace = (name: string): boolean => name.endsWith('.code-workspace');
 
-/**
- * Folder listings kept with the folder's ctime, taken before it was read: an entry added,
- * removed or renamed moves the ctime (and no program can set it back), so the same folder
- * (inode) with the same ctime holds the same names. One changed within RACY_MS of its reading is not
- * kept (a change in the same clock tick would leave the ctime as it was).
- */
-const listings = new Map<string, { readonly ino: number; readonly ctimeMs: number; readonly names: ReadonlySet<string> }>();
-const RACY_MS = 50;
-const MAX_LISTINGS = 4096;
 
-/** The names in a folder; undefined when it cannot be read. */
-function namesIn(dir: string): ReadonlySet<string> | undefined {
-  try {
-    const { ino, ctimeMs } = fs.statSync(dir);
-    const kept = listings.get(dir);
-    if (kept?.ino === ino && kept.ctimeMs === ctimeMs) return kept.names;
-    const names: ReadonlySet<string> = new Set(fs.readdirSync(dir));
-    if (listings.size >= MAX_LISTINGS) listings.clear();
-    if (ctimeMs < Date.now() - RACY_MS) listings.set(dir, { ino, ctimeMs, names });
-    else listings.delete(dir);
-    return names;
-  } catch {
-    listings.delete(dir);
-    return undefined;
-  }
-}
-
-/** Whether each path asked exists, by its folder's listing: each folder is listed once (namesIn). */
-export function presence(): (p: string) => boolean {
-  const seen = new Map<string, ReadonlySet<string> | undefined>();
-  return (p) => {
-    const dir = path.dirname(p);
-    if (!seen.has(dir)) seen.set(dir, namesIn(dir));
-    const names = seen.get(dir);
-    return names ? names.has(path.basename(p)) : fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
-  };
-}
 
 /** `root`'s subfolders (one level: VS Code's git.repositoryScanMaxDepth), where the protected names are protected too. */
 export function subfolders(root: string): string[] {
@@ -290,6 +255,8 @@ export interface Protection {
   readonly links: { readonly path: string; readonly target: string }[];
   /** The VS Code workspace files there are (codeWorkspaceFiles), each bound read-only: a new one is looked for after. */
   readonly codeWorkspaces: string[];
+  /** The folders right below each writable one (their protected names are looked for after the command). */
+  readonly subfolders: string[];
 }
 
 /**
@@ -308,8 +275,10 @@ export function protectedPaths(writable: readonly string[], gitEntries: readonly
     if (found && inside(found.real)) out.add(found.real);
   };
   const codeWorkspaces: string[] = [];
+  const allBelow: string[] = [];
   for (const root of writable) {
     const below = subfolders(root);
+    allBelow.push(...below);
     // One listing per folder says which protected names are there: only those are looked up (hundreds of lookups a command otherwise).
     const listed = new Map<string, ReadonlySet<string> | undefined>();
     for (const base of [root, ...below]) {
@@ -342,7 +311,7 @@ export function protectedPaths(writable: readonly string[], gitEntries: readonly
   for (const p of git.protect) if (inside(p)) out.add(p);
   for (const a of git.absent) if (inside(a.path) && !fs.lstatSync(a.path, { throwIfNoEntry: false })) absent.set(a.path, a);
   for (const file of codeWorkspaces) add(file);
-  return { protect: [...out].sort(), absent: [...absent.values()].sort((a, b) => a.path.localeCompare(b.path)), links, codeWorkspaces };
+  return { protect: [...out].sort(), absent: [...absent.values()].sort(byPath), links, codeWorkspaces, subfolders: allBelow };
 }
 
 /**

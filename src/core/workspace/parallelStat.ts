@@ -6,10 +6,13 @@
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
-/** What one lstat found, as numbers: `kind` first (0 missing, 1 file, 2 folder, 3 other). */
+/**
+ * What one lstat found, as numbers: `kind` first (0 missing, 1 file, 2 folder, 3 other,
+ * 4 failed: EACCES, ELOOP and the like, which say nothing of whether the path is there).
+ */
 export const FIELDS = 7;
 export const At = { Kind: 0, Ino: 1, Size: 2, CtimeMs: 3, Mode: 4, Uid: 5, Gid: 6 } as const;
-export const Kind = { Missing: 0, File: 1, Directory: 2, Other: 3 } as const;
+export const Kind = { Missing: 0, File: 1, Directory: 2, Other: 3, Failed: 4 } as const;
 
 /** Below this many paths the worker's round trip costs more than it saves. */
 const WORKER_FROM = 512;
@@ -23,8 +26,8 @@ parentPort.on('message', ({ id, paths }) => {
   const out = new Float64Array(paths.length * ${FIELDS});
   for (let i = 0; i < paths.length; i++) {
     let s;
-    try { s = fs.lstatSync(paths[i], options); } catch { s = undefined; }
     const o = i * ${FIELDS};
+    try { s = fs.lstatSync(paths[i], options); } catch (e) { if (e.code !== 'ENOTDIR') out[o] = 4; continue; }
     if (!s) continue;
     out[o] = s.isFile() ? 1 : s.isDirectory() ? 2 : 3;
     out[o + 1] = s.ino; out[o + 2] = s.size; out[o + 3] = s.ctimeMs; out[o + 4] = s.mode; out[o + 5] = s.uid; out[o + 6] = s.gid;
@@ -39,12 +42,14 @@ const NO_THROW = { throwIfNoEntry: false } as const;
 function fill(paths: readonly string[], out: Float64Array, from: number, to: number): void {
   for (let i = from; i < to; i++) {
     let s: fs.Stats | undefined;
+    const o = i * FIELDS;
     try {
       s = fs.lstatSync(paths[i]!, NO_THROW);
-    } catch {
-      s = undefined; // EACCES, ENOTDIR: as good as missing
+    } catch (error) {
+      // Below a file: not there. Anything else (EACCES, ELOOP) says nothing of whether it is.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') out[o + At.Kind] = Kind.Failed;
+      continue;
     }
-    const o = i * FIELDS;
     if (!s) continue;
     out[o + At.Kind] = s.isFile() ? Kind.File : s.isDirectory() ? Kind.Directory : Kind.Other;
     out[o + At.Ino] = s.ino;

@@ -48,9 +48,32 @@ test('every path gets what lstat says of it, in the worker half as in this one: 
     expect(out[o + At.Kind], paths[i]).toBe(s.isFile() ? kinds.file : s.isDirectory() ? kinds.dir : Kind.Other);
     expect([out[o + At.Ino], out[o + At.Size], out[o + At.CtimeMs], out[o + At.Mode], out[o + At.Uid], out[o + At.Gid]], paths[i]).toEqual([s.ino, s.size, s.ctimeMs, s.mode, s.uid, s.gid]);
   }
+  // A lookup that fails for another reason than "not there" says so: a link loop on the way, a path too long.
+  fs.symlinkSync('loop', path.join(root, 'loop'));
+  const failing = [path.join(root, 'loop', 'x'), path.join(root, 'a'.repeat(250), 'b'.repeat(250)).padEnd(5000, '/c')];
+  const many = [...paths.slice(0, 2000), ...failing];
+  const failed = await lstatMany(many);
+  for (const i of [2000, 2001]) expect(failed[i * FIELDS + At.Kind], many[i]).toBe(Kind.Failed);
   // A few paths: all here, the same numbers.
   const few = await lstatMany(paths.slice(-5));
   expect([...few]).toEqual([...out.slice(-5 * FIELDS)]);
+});
+
+test('a file that cannot be looked at fails the scan with why; it is not taken for deleted (a revert would delete it)', async () => {
+  const { root } = folderOf(1600);
+  // A folder path under PATH_MAX holding a file whose path is over it: lstat says ENAMETOOLONG, not "not there".
+  const deep = path.join(root, ...Array.from({ length: 16 }, (_, i) => `${String(i).padStart(3, '0')}${'d'.repeat(247)}`));
+  fs.mkdirSync(deep, { recursive: true });
+  execFileSync('/bin/bash', ['-c', `: > ${'f'.repeat(200)}`], { cwd: deep });
+  const checkpoints = new Checkpoints({ folders: [root], dir: tempDir('peon-pstat-store-') });
+  checkpoints.start();
+  await checkpoints.whenReady();
+  const step = await checkpoints.after(await checkpoints.beforeFolders('bash'));
+  // Removed from inside its folder: no absolute path reaches it (the temp folder's clean-up could not).
+  execFileSync('/bin/bash', ['-c', `rm ${'f'.repeat(200)}`], { cwd: deep });
+  expect(step.untracked).toMatch(/could not be scanned \(ENAMETOOLONG/);
+  expect(step.changes).toEqual([]);
+  checkpoints.dispose();
 });
 
 test('a scan that uses the worker finds a step\'s changes in either half: modified, made a link, deleted, created', async () => {

@@ -77,6 +77,41 @@ describe.each(runners)('as $name', (runner: Runner) => {
     expect(fs.readdirSync(path.join(ws, 'sub')).sort()).toEqual([expect.stringMatching(/^\.envrc\.peon-blocked-/), 'README.md']);
   });
 
+  test('a folder the command made a file (or unsearchable) is said, and a .git it made elsewhere is still moved aside', async () => {
+    const ws = workspaceFor(runner, { 'sub/README.md': 'x\n', 'other/README.md': 'y\n' });
+    const mark = path.join(runner.outside, 'PWNED');
+    // As an ordinary user a folder can also be made unsearchable (root searches every folder).
+    const hide = runner.name === 'user' ? 'mkdir gone && chmod 0 gone' : 'true';
+    const command = `git init -q other && git -C other config core.fsmonitor "touch ${mark}"; rm -rf sub && echo > sub; ${hide}; echo done=$?`;
+    const r = await result(runCli(runner, ws, 'bash', { command }));
+    expect(r.output).toMatch(/^done=0$/m);
+    expect(blocked(path.join(ws, 'other'), '.git')).toEqual([expect.stringMatching(/^\.git\.peon-blocked-[0-9a-f]{12}$/)]);
+    expect(r.output).toContain(`${path.join(ws, 'other', '.git')} was made by this sandboxed command and moved to .git.peon-blocked-`);
+    hostGit(runner, path.join(ws, 'other'));
+    expect(fs.existsSync(mark)).toBe(false);
+  });
+
+  test('protected names in a folder the command made or renamed right below the workspace are moved aside', async () => {
+    const ws = workspaceFor(runner, { 'sub/README.md': 'x\n' });
+    const command = `mkdir -p newsub/.claude newsub/.vscode && echo '{"hooks":{}}' > newsub/.claude/settings.json && echo '{}' > newsub/.vscode/tasks.json && mv sub sub2 && mkdir sub2/.claude && echo '{}' > sub2/.claude/settings.json; echo done=$?`;
+    const r = await result(runCli(runner, ws, 'bash', { command }));
+    expect(r.output).toMatch(/^done=0$/m);
+    expect(blocked(path.join(ws, 'newsub'), '.claude')).toHaveLength(1);
+    expect(blocked(path.join(ws, 'newsub'), '.vscode')).toHaveLength(1);
+    expect(blocked(path.join(ws, 'sub2'), '.claude')).toHaveLength(1);
+    expect(fs.existsSync(path.join(ws, 'newsub/.claude'))).toBe(false);
+    expect(fs.existsSync(path.join(ws, 'sub2/.claude'))).toBe(false);
+    // What the command wrote is kept, under the new name.
+    expect(fs.readFileSync(path.join(ws, 'newsub', blocked(path.join(ws, 'newsub'), '.claude')[0]!, 'settings.json'), 'utf8')).toBe('{"hooks":{}}\n');
+  });
+
+  test('a folder whose name is not UTF-8 cannot be searched for repositories: the card says so', async () => {
+    const ws = workspaceFor(runner, { 'README.md': 'x\n' });
+    const r = await result(runCli(runner, ws, 'bash', { command: `mkdir $'\\xff' && git init -q $'\\xff'; echo done=$?` }));
+    expect(r.output).toMatch(/^done=0$/m);
+    expect(r.output).toContain(`${ws}/\uFFFD (its name is not valid UTF-8) could not be searched for repositories this command may have made: check it before running git in it`);
+  });
+
   test('a .git made below the top (git init sub, a renamed folder, a crafted .git file) is moved aside under a name it cannot guess', async () => {
     const ws = workspaceFor(runner, { 'sub/README.md': 'x\n' });
     execFileSync('git', ['init', '-q', path.join(ws, 'sub')]);
