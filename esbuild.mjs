@@ -39,18 +39,30 @@ const pureGrammars = {
   },
 };
 
+/**
+ * The page worker's script is its own bundle (dist/markdownWorker.js: the HTML parser, turndown);
+ * pageWorker.ts's in-thread fallback requires that file beside it instead of a second copy
+ * inside runtime.js and cli.js (PERF.md B13: the parser is a quarter of a megabyte).
+ */
+const workerBeside = {
+  name: 'worker-beside',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/markdownWorker$/ }, (args) => (args.kind === 'entry-point' ? undefined : { path: './markdownWorker.js', external: true }));
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   // The extension's activation, the panel it requires when the view resolves, and the
   // conversation runtime the panel requires on first use (src/extension/lazyBundle.ts).
   // markdownWorker: the worker thread webfetch converts pages in (src/core/web/pageConverter.ts), for the extension and the CLI.
-  { ...node, entryPoints: { extension: 'src/extension/extension.ts', panel: 'src/extension/panel.ts', runtime: 'src/core/conversation/index.ts', markdownWorker: 'src/core/web/markdownWorker.ts' }, outdir: 'dist', external: ['vscode'] },
+  { ...node, entryPoints: { extension: 'src/extension/extension.ts', panel: 'src/extension/panel.ts', runtime: 'src/core/conversation/index.ts', markdownWorker: 'src/core/web/markdownWorker.ts' }, outdir: 'dist', external: ['vscode'], plugins: [workerBeside] },
   {
     ...node,
     entryPoints: { cli: 'src/cli/main.ts' },
     outdir: 'dist',
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [{ name: 'executable', setup: (b) => b.onEnd(() => chmod('dist/cli.js', 0o755).catch(() => {})) }],
+    plugins: [workerBeside, { name: 'executable', setup: (b) => b.onEnd(() => chmod('dist/cli.js', 0o755).catch(() => {})) }],
   },
   {
     ...common,

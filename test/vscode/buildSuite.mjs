@@ -35,7 +35,8 @@ export async function buildIntegrationSuite() {
   // The extension's lazily loaded runtime (src/extension/runtime.ts) is required from
   // beside the code that asks for it: the suite's modules find it where dist/ has it for
   // the extension.
-  for (const file of ['runtime.js', 'runtime.js.map']) fs.copyFileSync(path.join(repoRoot, 'dist', file), path.join(suiteOutDir, file));
+  // runtime.js requires the page worker's bundle beside it (esbuild.mjs, workerBeside).
+  for (const file of ['runtime.js', 'runtime.js.map', 'markdownWorker.js']) fs.copyFileSync(path.join(repoRoot, 'dist', file), path.join(suiteOutDir, file));
   return path.join(suiteOutDir, 'index.js');
 }
 
