@@ -147,6 +147,11 @@ export class Checkpoints {
       }
     }
     for (const shadow of this.shadows) {
+      // A first scan that failed is taken again at the next step (what made it fail may be gone).
+      if (shadow.failed !== undefined && !shadow.scanned) {
+        shadow.failed = undefined;
+        shadow.ready = undefined;
+      }
       shadow.ready ??= this.rescan(shadow).then(
         () => void (shadow.scanned = true),
         (error: unknown) => void (shadow.failed = message(error)),
@@ -169,7 +174,12 @@ export class Checkpoints {
     const failed = this.shadows.find((s) => s.failed);
     if (failed) return this.begin({ tool, untracked: `the workspace could not be scanned (${failed.failed})`, overlapped: false });
     const trees = new Map<string, TreeState>();
-    for (const shadow of this.shadows) trees.set(shadow.root, await this.rescan(shadow));
+    try {
+      for (const shadow of this.shadows) trees.set(shadow.root, await this.rescan(shadow));
+    } catch (error) {
+      // The step still runs: untracked, and saying why (a scan must never stop a command).
+      return this.begin({ tool, untracked: `the workspace could not be scanned before it (${message(error)})`, overlapped: false });
+    }
     return this.begin({ tool, trees, overlapped: false });
   }
 

@@ -98,7 +98,10 @@ async function scanOnce(previous: TreeState, options: ScanOptions): Promise<{ st
     const stat = fs.lstatSync(abs, NO_THROW);
     if (!stat?.isDirectory()) continue;
     const cached = previous.dirs.get(rel);
-    const listing = cached && cached.ctimeMs === stat.ctimeMs ? cached : readDir(abs, rel, stat.ctimeMs, ignore);
+    // Changed too close to this scan (racy.ts): kept with no ctime, so the next scan reads it again.
+    const ctimeMs = racy(stat.ctimeMs, started) ? Number.NaN : stat.ctimeMs;
+    // A folder that cannot be read (made unreadable) keeps what was known of it: counted empty, a revert would delete its files.
+    const listing = cached && cached.ctimeMs === stat.ctimeMs ? cached : (readDir(abs, rel, ctimeMs, ignore) ?? { ...(cached ?? { files: [], dirs: [] }), ctimeMs: Number.NaN });
     dirs.set(rel, listing);
     for (const name of IGNORE_FILES) {
       const ruleFile = rel === '' ? name : `${rel}/${name}`;
@@ -120,10 +123,11 @@ async function scanOnce(previous: TreeState, options: ScanOptions): Promise<{ st
   for (let i = 0; i < names.length; i++) {
     const o = i * FIELDS;
     const file = names[i]!;
-    // A file that could not be looked at (a folder made unsearchable): the scan fails with why, as one made here would; taken for gone, a revert would delete it.
     if (stats[o + At.Kind] === Kind.Failed) {
-      fs.lstatSync(prefix + file); // throws with why
-      throw new Error(`${prefix + file} could not be looked at`);
+      // It could not be looked at (its folder made unsearchable, a path too long): it stays as it was known; taken for gone, a revert would delete it.
+      const known = previous.files.get(file);
+      if (known) files.set(file, known);
+      continue;
     }
     if (stats[o + At.Kind] !== Kind.File) continue;
     const ino = stats[o + At.Ino]!;
@@ -148,13 +152,15 @@ function withoutRacy(state: FileState): FileState {
   return rest;
 }
 
-/** One folder's entries that are tracked: files and folders, sorted, ignore rules applied. */
-function readDir(abs: string, rel: string, ctimeMs: number, ignore: IgnoreRules): DirState {
+/** One folder's entries that are tracked: files and folders, sorted, ignore rules applied; undefined when it cannot be read. */
+function readDir(abs: string, rel: string, ctimeMs: number, ignore: IgnoreRules): DirState | undefined {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(abs, { withFileTypes: true });
-  } catch {
-    return { ctimeMs, files: [], dirs: [] };
+  } catch (error) {
+    // Gone, or a file now: empty. Unreadable (EACCES): undefined, what was known of it stays.
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? { ctimeMs, files: [], dirs: [] } : undefined;
   }
   entries.sort((a, b) => compareNames(a.name, b.name));
   const ownRules = entries.some((e) => (IGNORE_FILES as readonly string[]).includes(e.name));

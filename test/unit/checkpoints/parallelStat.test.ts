@@ -59,7 +59,7 @@ test('every path gets what lstat says of it, in the worker half as in this one: 
   expect([...few]).toEqual([...out.slice(-5 * FIELDS)]);
 });
 
-test('a file that cannot be looked at fails the scan with why; it is not taken for deleted (a revert would delete it)', async () => {
+test('a file that cannot be looked at is not taken for deleted or created (a revert would delete it); the scan and the steps go on', async () => {
   const { root } = folderOf(1600);
   // A folder path under PATH_MAX holding a file whose path is over it: lstat says ENAMETOOLONG, not "not there".
   const deep = path.join(root, ...Array.from({ length: 16 }, (_, i) => `${String(i).padStart(3, '0')}${'d'.repeat(247)}`));
@@ -68,11 +68,16 @@ test('a file that cannot be looked at fails the scan with why; it is not taken f
   const checkpoints = new Checkpoints({ folders: [root], dir: tempDir('peon-pstat-store-') });
   checkpoints.start();
   await checkpoints.whenReady();
-  const step = await checkpoints.after(await checkpoints.beforeFolders('bash'));
+  const start = await checkpoints.beforeFolders('bash');
+  fs.appendFileSync(path.join(root, 'd3/f300.txt'), 'changed\n');
+  const step = await checkpoints.after(start);
+  expect(step.untracked).toBeUndefined();
+  expect(step.changes.map((c) => `${c.kind} ${c.path}`)).toEqual(['modified d3/f300.txt']);
   // Removed from inside its folder: no absolute path reaches it (the temp folder's clean-up could not).
   execFileSync('/bin/bash', ['-c', `rm ${'f'.repeat(200)}`], { cwd: deep });
-  expect(step.untracked).toMatch(/could not be scanned \(ENAMETOOLONG/);
-  expect(step.changes).toEqual([]);
+  const next = await checkpoints.after(await checkpoints.beforeFolders('bash'));
+  expect(next.untracked).toBeUndefined();
+  expect(next.changes).toEqual([]);
   checkpoints.dispose();
 });
 
@@ -102,3 +107,52 @@ test('a scan that uses the worker finds a step\'s changes in either half: modifi
   expect(fs.existsSync(path.join(root, 'd24/new.txt'))).toBe(false);
   checkpoints.dispose();
 });
+
+test('as an ordinary user: a folder made unreadable, or unsearchable, by one step and given back by the next is no deletion and no creation; reverting either step deletes nothing', async () => {
+  if (process.getuid?.() !== 0) return; // the scenario runs as `nobody`, started from root
+  // The scenario in a bundle `nobody` can read, run as `nobody` in a folder it owns (as root, EACCES never happens).
+  const scratch = fs.mkdtempSync('/tmp/peon-pstat-nobody-');
+  fs.chmodSync(scratch, 0o755);
+  const entry = path.join(scratch, 'scenario.ts');
+  fs.writeFileSync(entry, `
+    import fs from 'node:fs';
+    import path from 'node:path';
+    import { Checkpoints } from ${JSON.stringify(path.resolve(__dirname, '../../../src/core/checkpoints/checkpoints'))};
+    const root = fs.mkdtempSync(path.join(process.argv[2], 'ws-'));
+    const checkpoints = new Checkpoints({ folders: [root], dir: fs.mkdtempSync(path.join(process.argv[2], 'store-')) });
+    const out = [];
+    (async () => {
+      for (const mode of [0o000, 0o644]) {
+        fs.mkdirSync(path.join(root, 'private'), { recursive: true });
+        fs.writeFileSync(path.join(root, 'private/notes.txt'), 'the person\\'s notes\\n');
+        checkpoints.start();
+        await checkpoints.whenReady();
+        const steps = [];
+        for (const m of [mode, 0o755]) {
+          const start = await checkpoints.beforeFolders('bash');
+          fs.chmodSync(path.join(root, 'private'), m);
+          steps.push(await checkpoints.after(start));
+        }
+        for (const step of [...steps].reverse()) await checkpoints.revert(step.id);
+        fs.chmodSync(path.join(root, 'private'), 0o755);
+        out.push({ mode: mode.toString(8), changes: steps.map((s) => s.changes.map((c) => c.kind + ' ' + c.path)), untracked: steps.map((s) => s.untracked ?? null), kept: fs.existsSync(path.join(root, 'private/notes.txt')) });
+      }
+      checkpoints.dispose();
+      process.stdout.write(JSON.stringify(out));
+    })();
+  `);
+  const bundle = path.join(scratch, 'scenario.cjs');
+  (await import('esbuild')).buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, loader: { '.md': 'text' }, logLevel: 'error' });
+  const work = path.join(scratch, 'work');
+  fs.mkdirSync(work);
+  fs.chownSync(work, 65534, 65534);
+  try {
+    const ran = execFileSync(process.execPath, [bundle, work], { uid: 65534, gid: 65534, encoding: 'utf8' });
+    expect(JSON.parse(ran)).toEqual([
+      { mode: '0', changes: [[], []], untracked: [null, null], kept: true },
+      { mode: '644', changes: [[], []], untracked: [null, null], kept: true },
+    ]);
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}, 60_000);

@@ -41,6 +41,8 @@ function runnerFor(name: Runner['name'], uid: number, gid: number): Runner {
   // The bundle and its bash grammar, where this user can read them.
   const bin = varTmp('peon-sbx-cli-', 0, 0);
   fs.copyFileSync(CLI, path.join(bin, 'cli.js'));
+  // cli.js requires the page worker's bundle beside it (esbuild.mjs).
+  fs.copyFileSync(path.join(path.dirname(CLI), 'markdownWorker.js'), path.join(bin, 'markdownWorker.js'));
   fs.cpSync(path.join(path.dirname(CLI), 'wasm'), path.join(bin, 'wasm'), { recursive: true });
   execFileSync('chmod', ['-R', 'a+rX', bin]);
   return { name, uid, gid, home, outside: varTmp('peon-sbx-outside-', uid, gid), cli: path.join(bin, 'cli.js') };
