@@ -10,7 +10,7 @@ import type { Absent } from './gitProtect';
 import { reachedDirectly, removeEmptyCover } from './leftovers';
 import { forgetListing } from './folderListings';
 import { isBareLayout, type RepoScanResult } from './repoScan';
-import { presence } from './folderListings';
+import { namesIn, presence } from './folderListings';
 import { codeWorkspaceFiles, PROTECTED_IN_WORKSPACE, subfolders, type Protection } from './sandboxPlan';
 
 /** What a command found before it ran, for afterCommand to compare with. */
@@ -25,20 +25,18 @@ export interface CommandGuard {
   readonly writable: readonly string[];
   /** The VS Code workspace files there were (`*.code-workspace` in a writable folder or one below it), by identity. */
   readonly codeWorkspaces: ReadonlySet<string>;
-  /** The folders right below each writable one before the command (protectedPaths): one that is new had its names looked for after. */
-  readonly subfolders: readonly string[];
+  /** The folders right below each writable one before the command: their paths by identity (one renamed is found under its new name). */
+  readonly subfolders: ReadonlyMap<string, string>;
   /** Folders the walk before the command could not read (said on the card). */
   readonly unsearched: readonly string[];
   /** Drops the record of this command's covers (leftovers.ts), once they are gone. */
   readonly release?: () => void;
 }
 
-/** Where a new VS Code workspace file would take effect: each writable folder and the folders right below it. */
-const workspaceFiles = (writable: readonly string[]): string[] => writable.flatMap((root) => [root, ...subfolders(root)]).flatMap(codeWorkspaceFiles);
 
 /** The guard for a command about to run: what is missing, the protected links, the repositories by identity, the folders the walk could not read. */
 export function guardOf(protection: Protection, repos: readonly string[], writable: readonly string[], unsearched: readonly string[] = [], covered: readonly Absent[] = []): CommandGuard {
-  return { absent: protection.absent, covered, subfolders: protection.subfolders, links: protection.links, repos: new Set(repos.map(identity)), writable, codeWorkspaces: new Set(protection.codeWorkspaces.map(identity)), unsearched };
+  return { absent: protection.absent, covered, subfolders: new Map(protection.subfolders.map((sub) => [identity(sub), sub])), links: protection.links, repos: new Set(repos.map(identity)), writable, codeWorkspaces: new Set(protection.codeWorkspaces.map(identity)), unsearched };
 }
 
 /**
@@ -58,7 +56,7 @@ export async function settle(guard: CommandGuard, repos: () => Promise<RepoScanR
     if (!ok) relinked.add(dir);
     return ok;
   };
-  // One entry that cannot be looked at (a folder made a file, or unreadable) is said, and the rest are still looked at: the repository search below always runs.
+  // One entry that cannot be looked at (a folder made a file, or unreadable) is said, and the rest are still looked at.
   const careful = (p: string, check: () => void): void => {
     try {
       check();
@@ -66,11 +64,28 @@ export async function settle(guard: CommandGuard, repos: () => Promise<RepoScanR
       notes.push(`[${p} could not be checked after this command (${error instanceof Error ? error.message : String(error)}): check it before running git or an editor there]`);
     }
   };
+  // The repository search first: it gives this user's folders the command made unreadable their read and search bits back, so what follows can look in them.
+  let found: RepoScanResult | undefined;
+  try {
+    found = await repos();
+    for (const dir of found.reopened) notes.push(`[${dir} was made unreadable by this command; its owner's read and search permissions were given back so it could be searched for repositories]`);
+    for (const dir of found.unsearched) notes.push(`[${dir} could not be searched for repositories or protected files this command may have made: check it before running git or an editor there]`);
+  } catch (error) {
+    notes.push(`[the workspace could not be searched for repositories this command may have made (${error instanceof Error ? error.message : String(error)}): check for new .git folders or files before running git in it]`);
+  }
   // Only bubblewrap's own covers are removed: an empty file the command made where nothing was covered is moved aside below.
   for (const a of guard.covered) careful(a.path, () => direct(a.path) && removeEmptyCover(a, direct));
   const made = new Set<string>();
+  // Folders that cannot be listed or searched even now (another owner's): said once each, not once per name.
+  const unchecked = new Set<string>();
   const exists = presence();
-  for (const a of guard.absent) careful(a.path, () => direct(a.path) && exists(a.path) && made.add(a.path));
+  const there = (p: string): boolean => {
+    const known = exists(p);
+    if (known === undefined) unchecked.add(path.dirname(p));
+    return known === true;
+  };
+  for (const a of guard.absent) careful(a.path, () => direct(a.path) && there(a.path) && made.add(a.path));
+  const absentAt = new Set(guard.absent.map((a) => a.path));
   for (const link of guard.links) {
     careful(link.path, () => {
       if (!direct(link.path)) return;
@@ -78,24 +93,33 @@ export async function settle(guard: CommandGuard, repos: () => Promise<RepoScanR
       if (stat && !(stat.isSymbolicLink() && fs.readlinkSync(link.path) === link.target)) made.add(link.path);
     });
   }
-  // A folder right below a writable one that was not there before (made, or renamed): its protected names are the command's too.
-  const before = new Set(guard.subfolders);
   for (const root of guard.writable) {
-    for (const sub of subfolders(root)) {
-      if (before.has(sub)) continue;
-      for (const rel of PROTECTED_IN_WORKSPACE) if (rel !== '.git') careful(path.join(sub, rel), () => direct(path.join(sub, rel)) && exists(path.join(sub, rel)) && made.add(path.join(sub, rel)));
+    for (const base of [root, ...subfolders(root)]) {
+      careful(base, () => {
+        // A folder right below, by identity: a new one (made, or moved in under an old one's name) has every protected name the command's;
+        // one renamed has those that were missing where it was. What stayed in place is the absent list's above.
+        const was = base === root ? base : guard.subfolders.get(identity(base));
+        if (was !== base) {
+          for (const rel of PROTECTED_IN_WORKSPACE) {
+            const at = path.join(base, rel);
+            if (rel !== '.git' && (was === undefined || absentAt.has(path.join(was, rel))) && direct(at) && there(at)) made.add(at);
+          }
+        }
+        const names = namesIn(base);
+        if (!names) return void unchecked.add(base);
+        for (const file of codeWorkspaceFiles(base)) careful(file, () => !guard.codeWorkspaces.has(identity(file)) && made.add(file));
+      });
     }
   }
-  for (const file of workspaceFiles(guard.writable)) careful(file, () => !guard.codeWorkspaces.has(identity(file)) && made.add(file));
-  try {
-    const found = await repos();
-    // A bare layout's HEAD is what makes git take the folder for a repository: that is what is moved aside.
-    for (const entry of found.repos) if (!guard.repos.has(identity(entry))) made.add(isBareLayout(entry) ? path.join(entry, 'HEAD') : entry);
-    for (const dir of found.reopened) notes.push(`[${dir} was made unreadable by this command; its owner's read and search permissions were given back so it could be searched for repositories]`);
-    for (const dir of found.unsearched) notes.push(`[${dir} could not be searched for repositories this command may have made: check it before running git in it]`);
-  } catch (error) {
-    notes.push(`[the workspace could not be searched for repositories this command may have made (${error instanceof Error ? error.message : String(error)}): check for new .git folders or files before running git in it]`);
+  // Repositories: a cover removed above is not one; a bare layout counts while its HEAD is there.
+  for (const entry of found?.repos ?? []) {
+    careful(entry, () => {
+      const mark = isBareLayout(entry) ? path.join(entry, 'HEAD') : entry;
+      if (!fs.lstatSync(mark, { throwIfNoEntry: false })) return;
+      if (!guard.repos.has(identity(entry))) made.add(mark);
+    });
   }
+  for (const dir of unchecked) notes.push(`[${dir} could not be listed after this command: check it for .git, .vscode, .claude and *.code-workspace files before running git or an editor there]`);
   for (const dir of guard.unsearched) notes.push(`[${dir} could not be searched for repositories before this command ran]`);
   for (const dir of relinked) notes.push(`[${dir} was replaced by a link during this command: nothing was removed or moved through it; check what it holds and names before running git or an editor there]`);
   return [...[...made].filter(direct).sort().map(moveAside), ...notes];

@@ -31,8 +31,11 @@ export function namesIn(dir: string): ReadonlySet<string> | undefined {
   }
 }
 
-/** Whether each path asked exists, by its folder's listing: each folder is listed once (namesIn). */
-export function presence(): (p: string) => boolean {
+/**
+ * Whether each path asked exists, by its folder's listing: each folder is listed once
+ * (namesIn). Undefined: its folder can be neither listed nor searched, so it cannot say.
+ */
+export function presence(): (p: string) => boolean | undefined {
   const seen = new Map<string, ReadonlySet<string> | undefined>();
   return (p) => {
     const dir = path.dirname(p);
@@ -42,8 +45,8 @@ export function presence(): (p: string) => boolean {
     try {
       return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
     } catch (error) {
-      // Below a file now: not there. Anything else (EACCES) cannot say: taken as there, so it is looked at.
-      return (error as NodeJS.ErrnoException).code !== 'ENOTDIR';
+      // Below a file now: not there. Anything else (EACCES): it cannot say.
+      return (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? false : undefined;
     }
   };
 }

@@ -125,15 +125,15 @@ function seenOf(dir: string): Seen | undefined {
 }
 
 function readFolder(dir: string, stat: Seen, reopened: string[] | undefined): Folder | { error: string } {
-  let entries: fs.Dirent[];
+  let entries: fs.Dirent<Buffer>[];
   try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
+    entries = listRaw(dir);
   } catch (error) {
     // This user's own folder, made unreadable (by a command, to hide what is in it): its owner's bits back, then read.
     if (!reopened || code(error) !== 'EACCES' || stat.uid !== process.getuid?.()) return { error: code(error) };
     try {
       fs.chmodSync(dir, (stat.mode & 0o7777) | 0o500);
-      entries = fs.readdirSync(dir, { withFileTypes: true });
+      entries = listRaw(dir);
       reopened.push(dir);
     } catch (again) {
       return { error: code(again) };
@@ -144,11 +144,12 @@ function readFolder(dir: string, stat: Seen, reopened: string[] | undefined): Fo
   const names = new Set<string>();
   const unnamed: string[] = [];
   for (const entry of entries) {
-    names.add(entry.isDirectory() ? `${entry.name}/` : entry.name);
-    if (entry.name === '.git') git = true;
-    // A name that is not UTF-8 reads with U+FFFD in it: no path made of it leads there.
-    else if (entry.isDirectory() && entry.name.includes('\uFFFD') && !namedAsIs(dir, entry.name)) unnamed.push(`${dir}/${entry.name}`);
-    else if (entry.isDirectory()) subfolders.push(`${dir}/${entry.name}`);
+    const name = entry.name.toString('utf8');
+    names.add(entry.isDirectory() ? `${name}/` : name);
+    // A name that is not UTF-8 does not come back from its decoding: no path made of it leads there.
+    if (entry.isDirectory() && !Buffer.from(name, 'utf8').equals(entry.name)) unnamed.push(`${dir}/${name}`);
+    else if (name === '.git') git = true;
+    else if (entry.isDirectory()) subfolders.push(`${dir}/${name}`);
   }
   // git takes a folder with HEAD, objects/ and refs/ for a git folder when it runs there (a bare repository).
   const bare = (names.has('HEAD') || names.has('HEAD/')) && names.has('objects/') && names.has('refs/');
@@ -157,9 +158,9 @@ function readFolder(dir: string, stat: Seen, reopened: string[] | undefined): Fo
   return { ctimeMs, subfolders, git, bare, unnamed, walk: 0 };
 }
 
-/** Whether `name` (with U+FFFD in it) is the folder's real name, not what a name that is not UTF-8 decodes to. */
-function namedAsIs(dir: string, name: string): boolean {
-  return fs.lstatSync(`${dir}/${name}`, { throwIfNoEntry: false })?.isDirectory() ?? false;
+/** A folder's entries with their names as the bytes they are. */
+function listRaw(dir: string): fs.Dirent<Buffer>[] {
+  return fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
 }
 
 /** Every `.git` and bare layout under `roots` by the system's find (git folders not entered, links not followed). */

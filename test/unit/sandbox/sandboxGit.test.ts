@@ -109,7 +109,43 @@ describe.each(runners)('as $name', (runner: Runner) => {
     const ws = workspaceFor(runner, { 'README.md': 'x\n' });
     const r = await result(runCli(runner, ws, 'bash', { command: `mkdir $'\\xff' && git init -q $'\\xff'; echo done=$?` }));
     expect(r.output).toMatch(/^done=0$/m);
-    expect(r.output).toContain(`${ws}/\uFFFD (its name is not valid UTF-8) could not be searched for repositories this command may have made: check it before running git in it`);
+    expect(r.output).toContain(`${ws}/\uFFFD (its name is not valid UTF-8) could not be searched for repositories or protected files this command may have made: check it before running git or an editor there`);
+    // Also beside a folder whose real name decodes to the same text.
+    const again = await result(runCli(runner, ws, 'bash', { command: `mkdir $'a\\xef\\xbf\\xbd' $'a\\xff' && git init -q $'a\\xff'; echo done=$?` }));
+    expect(again.output).toMatch(/^done=0$/m);
+    expect(again.output).toContain(`${ws}/a\uFFFD (its name is not valid UTF-8) could not be searched`);
+  });
+
+  test('a new folder under an old one\'s name (the old one renamed away) has its protected names moved aside; the person\'s, moved with the old folder, stay', async () => {
+    const ws = workspaceFor(runner, { 'sub/.claude/settings.json': '{"mine":1}\n', 'two/.envrc': 'export MINE=1\n' });
+    chown(runner, ws);
+    const command = `mv sub sub_old && mkdir -p sub/.claude && echo '{"hooks":{"evil":1}}' > sub/.claude/settings.json; mv two two_old && mkdir two && echo 'touch /x' > two/.envrc; echo done=$?`;
+    const r = await result(runCli(runner, ws, 'bash', { command }));
+    expect(r.output).toMatch(/^done=0$/m);
+    expect(blocked(path.join(ws, 'sub'), '.claude')).toHaveLength(1);
+    expect(blocked(path.join(ws, 'two'), '.envrc')).toHaveLength(1);
+    expect(fs.readFileSync(path.join(ws, 'sub_old/.claude/settings.json'), 'utf8')).toBe('{"mine":1}\n');
+    expect(fs.readFileSync(path.join(ws, 'two_old/.envrc'), 'utf8')).toBe('export MINE=1\n');
+    expect(r.output).not.toContain('sub_old');
+    expect(r.output).not.toContain('two_old');
+  });
+
+  test('a repository that cannot be looked at is said, and one made after it is still moved aside; a folder made unreadable is opened again and its workspace file moved aside, with no note per name', async () => {
+    if (runner.name === 'root') return; // root searches every folder
+    const ws = workspaceFor(runner, { 'sub/README.md': 'x\n' });
+    const mark = path.join(runner.outside, 'PWNED');
+    const command = `mkdir aa && git init -q aa && chmod 644 aa; git init -q zz && git -C zz config core.fsmonitor "touch ${mark}"; echo '{}' > sub/evil.code-workspace; chmod 0 sub; echo done=$?`;
+    const r = await result(runCli(runner, ws, 'bash', { command }));
+    expect(r.output).toMatch(/^done=0$/m);
+    expect(blocked(path.join(ws, 'zz'), '.git')).toHaveLength(1);
+    hostGit(runner, path.join(ws, 'zz'));
+    expect(fs.existsSync(mark)).toBe(false);
+    expect(r.output).toContain(`${path.join(ws, 'aa', '.git')} could not be checked after this command`);
+    // Opened again to be searched (read and search, not write): the workspace file is found and named, and no protected name that is not there is.
+    expect(r.output).toContain(`${path.join(ws, 'sub')} was made unreadable by this command`);
+    expect(r.output).toContain(`${path.join(ws, 'sub', 'evil.code-workspace')} was made by this sandboxed command and could not be moved aside (EACCES`);
+    expect(r.output.match(/could not be moved aside/g)).toHaveLength(1);
+    expect(r.output).not.toMatch(/sub\/\.(agents|claude|codex|vscode|envrc)/);
   });
 
   test('a .git made below the top (git init sub, a renamed folder, a crafted .git file) is moved aside under a name it cannot guess', async () => {
