@@ -32,12 +32,20 @@ export interface SandboxPlan {
   readonly empty?: { readonly dir: string; readonly file: string };
   /** Read-only binds over the tmpfs on /run that name resolution needs when the network is on. */
   readonly resolver: readonly string[];
+  /**
+   * A read-only script bash runs before the command (BASH_ENV): it closes the descriptors
+   * above 2 the shell inherited, then forgets itself, in the command's own shell.
+   */
+  readonly shellStart?: string;
   /** Environment variables removed (secrets). */
   readonly unset: readonly string[];
   readonly cwd: string;
   /** What runs inside: `/bin/bash -lc <command>`. */
   readonly argv: readonly string[];
 }
+
+/** Where the shell's start script is seen inside (on the tmpfs over /run). */
+export const SHELL_START = '/run/peon-shell-start';
 
 /** bwrap's arguments for a command (everything after the bwrap executable). */
 export function sandboxArgs(plan: SandboxPlan): string[] {
@@ -50,6 +58,7 @@ export function sandboxArgs(plan: SandboxPlan): string[] {
   // Unix sockets (docker's, D-Bus, agents') are reachable through a read-only bind: cover them.
   args.push('--tmpfs', '/run');
   for (const dir of plan.runtime) args.push('--tmpfs', dir);
+  if (plan.shellStart) args.push('--ro-bind', plan.shellStart, SHELL_START, '--setenv', 'BASH_ENV', SHELL_START);
   if (plan.network) for (const dir of plan.resolver) args.push('--ro-bind', dir, dir);
   args.push('--bind', plan.tmp, '/tmp', '--setenv', 'TMPDIR', '/tmp');
   if (plan.mode === 'workspace-write') for (const dir of plan.writable) args.push('--bind', dir, dir);

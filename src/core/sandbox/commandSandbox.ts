@@ -62,14 +62,16 @@ export class SandboxUnavailableError extends Error {}
 /**
  * The sandboxed shell first closes every descriptor above 2 it was handed (one the
  * person's shell or the editor left open to a file bubblewrap hides, a pipe of the
- * host's), then runs the command, verbatim, as `$1`. Not a login shell: a profile could
- * export again the secrets taken out of its environment.
+ * host's), then runs the command, verbatim, as its `-c` script: bash runs this script
+ * (BASH_ENV, bound read-only) before it, in the same process, and the script unsets
+ * BASH_ENV so no shell the command starts runs it again. Not a login shell: a profile
+ * could export again the secrets taken out of its environment.
  */
-const CLOSE_INHERITED = 'for f in /proc/self/fd/*; do f=${f##*/}; [ "$f" -gt 2 ] && eval "exec $f>&-"; done; exec /bin/bash --noprofile --norc -c "$1"';
+const SHELL_START = 'unset BASH_ENV; for f in /proc/self/fd/*; do f=${f##*/}; [ "$f" -gt 2 ] && eval "exec $f>&-"; done; unset f\n';
 
 export class CommandSandbox {
   private tmp: string | undefined;
-  private empty: { root: string; dir: string; file: string } | undefined;
+  private empty: { root: string; dir: string; file: string; shellStart: string } | undefined;
   private readonly repos = new RepoScan();
   private probed: { key: string; result: Promise<ProbeResult & { proc: boolean }> } | undefined;
 
@@ -94,14 +96,16 @@ export class CommandSandbox {
   }
 
   /** An empty folder and file, read-only, that cover a protected path before a command could create it. */
-  private emptyCovers(): { dir: string; file: string } {
+  private emptyCovers(): { dir: string; file: string; shellStart: string } {
     if (!this.empty) {
       const root = fs.mkdtempSync(path.join(os.tmpdir(), ownPrefix('empty')));
       const dir = path.join(root, 'dir');
       const file = path.join(root, 'file');
+      const shellStart = path.join(root, 'shell-start');
       fs.mkdirSync(dir, { mode: 0o555 });
       fs.writeFileSync(file, '', { mode: 0o444 });
-      this.empty = { root, dir, file };
+      fs.writeFileSync(shellStart, SHELL_START, { mode: 0o444 });
+      this.empty = { root, dir, file, shellStart };
       live.add(this);
     }
     return this.empty;
@@ -141,6 +145,7 @@ export class CommandSandbox {
       protect: guarded.protect,
       cover,
       empty: this.emptyCovers(),
+      shellStart: this.emptyCovers().shellStart,
       resolver: settings.network ? resolverDirs() : [],
       unset: secretVariables(env),
       cwd,
@@ -187,7 +192,7 @@ export class CommandSandbox {
     if (!bwrap) return this.refuseIfRequired(settings, plain(noBwrapReason(env, this.options.folders)));
     const probe = await this.probe(bwrap, settings, env);
     if (!probe.ok) return this.refuseIfRequired(settings, plain(probe.reason));
-    const plan = this.plan(bwrap, settings, cwd, ['/bin/bash', '--noprofile', '--norc', '-c', CLOSE_INHERITED, 'bash', command], probe.proc, env);
+    const plan = this.plan(bwrap, settings, cwd, ['/bin/bash', '--noprofile', '--norc', '-c', command], probe.proc, env);
     for (const dir of [...(plan.mode === 'workspace-write' ? plan.writable : []), ...(plan.visible ?? []), cwd]) mountPointInTmp(plan.tmp, dir);
     const args = sandboxArgs(plan);
     return { file: bwrap, args, env: cleanEnv(env, plan.unset), view: describeSandbox(args, this.home), sandboxed: true, plan };

@@ -161,6 +161,20 @@ describe.each(runners)('as $name', (runner: Runner) => {
     }
   });
 
+  test('the shell closes what it inherited before the command, in the command\'s own shell: no BASH_ENV left for the shells it starts, and the person\'s BASH_ENV is not run', async () => {
+    const ws = workspaceFor(runner);
+    const rc = path.join(runner.outside, 'bash_env');
+    fs.writeFileSync(rc, 'echo PERSON-BASH-ENV-RAN\n');
+    fs.chownSync(rc, runner.uid, runner.gid);
+    const command = 'echo "env=[$BASH_ENV] f=[$f] args=[$#]"; bash -c \'echo "nested=[$BASH_ENV]"\'; ( exec 7>&1; bash -c "echo seven >&7" )';
+    const r = await result(runCli(runner, ws, 'bash', { command }, { env: { BASH_ENV: rc } }));
+    expect(r.output).toMatch(/^env=\[\] f=\[\] args=\[0\]$/m);
+    expect(r.output).toMatch(/^nested=\[\]$/m);
+    // A descriptor the command opens itself reaches the shells it starts.
+    expect(r.output).toMatch(/^seven$/m);
+    expect(r.output).not.toContain('PERSON-BASH-ENV-RAN');
+  });
+
   test('umount of a mask and remount of / read-write are refused', async () => {
     const ws = workspaceFor(runner);
     const mark = `/peon-sbx-${path.basename(ws)}`;
