@@ -46,6 +46,8 @@ export interface SandboxPlan {
 
 /** Where the shell's start script is seen inside (on the tmpfs over /run). */
 export const SHELL_START = '/run/peon-shell-start';
+/** The person's variables that would keep the start script from closing what the shell inherited. */
+const SHELL_START_GUARDS = ['POSIXLY_CORRECT', 'SHELLOPTS', 'BASHOPTS', 'GLOBIGNORE'];
 
 /** bwrap's arguments for a command (everything after the bwrap executable). */
 export function sandboxArgs(plan: SandboxPlan): string[] {
@@ -58,7 +60,11 @@ export function sandboxArgs(plan: SandboxPlan): string[] {
   // Unix sockets (docker's, D-Bus, agents') are reachable through a read-only bind: cover them.
   args.push('--tmpfs', '/run');
   for (const dir of plan.runtime) args.push('--tmpfs', dir);
-  if (plan.shellStart) args.push('--ro-bind', plan.shellStart, SHELL_START, '--setenv', 'BASH_ENV', SHELL_START);
+  if (plan.shellStart) {
+    args.push('--ro-bind', plan.shellStart, SHELL_START, '--setenv', 'BASH_ENV', SHELL_START);
+    // What would make bash skip the script (posix mode reads no BASH_ENV) or its loop match nothing (noglob, GLOBIGNORE).
+    for (const name of SHELL_START_GUARDS) args.push('--unsetenv', name);
+  }
   if (plan.network) for (const dir of plan.resolver) args.push('--ro-bind', dir, dir);
   args.push('--bind', plan.tmp, '/tmp', '--setenv', 'TMPDIR', '/tmp');
   if (plan.mode === 'workspace-write') for (const dir of plan.writable) args.push('--bind', dir, dir);

@@ -84,7 +84,10 @@ export async function settle(guard: CommandGuard, repos: () => Promise<RepoScanR
     if (known === undefined) unchecked.add(path.dirname(p));
     return known === true;
   };
-  for (const a of guard.absent) careful(a.path, () => direct(a.path) && there(a.path) && made.add(a.path));
+  // The protected names of the folders right below are looked for by the folder's identity (below), not by path: two folders swapped must not make one's own name the other's new one.
+  const before = new Set(guard.subfolders.values());
+  const byFolder = (a: Absent): boolean => before.has(path.dirname(a.path)) && PROTECTED_IN_WORKSPACE.includes(path.basename(a.path));
+  for (const a of guard.absent) if (!byFolder(a)) careful(a.path, () => direct(a.path) && there(a.path) && made.add(a.path));
   const absentAt = new Set(guard.absent.map((a) => a.path));
   for (const link of guard.links) {
     careful(link.path, () => {
@@ -97,9 +100,9 @@ export async function settle(guard: CommandGuard, repos: () => Promise<RepoScanR
     for (const base of [root, ...subfolders(root)]) {
       careful(base, () => {
         // A folder right below, by identity: a new one (made, or moved in under an old one's name) has every protected name the command's;
-        // one renamed has those that were missing where it was. What stayed in place is the absent list's above.
-        const was = base === root ? base : guard.subfolders.get(identity(base));
-        if (was !== base) {
+        // one that was there (moved or not) has those that were missing where it was.
+        if (base !== root) {
+          const was = guard.subfolders.get(identity(base));
           for (const rel of PROTECTED_IN_WORKSPACE) {
             const at = path.join(base, rel);
             if (rel !== '.git' && (was === undefined || absentAt.has(path.join(was, rel))) && direct(at) && there(at)) made.add(at);
@@ -111,11 +114,15 @@ export async function settle(guard: CommandGuard, repos: () => Promise<RepoScanR
       });
     }
   }
-  // Repositories: a cover removed above is not one; a bare layout counts while its HEAD is there.
+  // Repositories: a cover removed above is not one (nor a bare layout whose HEAD was that cover); any other that is not there now is said.
+  const covers = new Set(guard.covered.map((c) => c.path));
   for (const entry of found?.repos ?? []) {
     careful(entry, () => {
       const mark = isBareLayout(entry) ? path.join(entry, 'HEAD') : entry;
-      if (!fs.lstatSync(mark, { throwIfNoEntry: false })) return;
+      if (!fs.lstatSync(mark, { throwIfNoEntry: false })) {
+        if (!covers.has(mark)) notes.push(`[${mark} was found as a repository but is not there now: check it before running git there]`);
+        return;
+      }
       if (!guard.repos.has(identity(entry))) made.add(mark);
     });
   }

@@ -67,7 +67,7 @@ export class SandboxUnavailableError extends Error {}
  * BASH_ENV so no shell the command starts runs it again. Not a login shell: a profile
  * could export again the secrets taken out of its environment.
  */
-const SHELL_START = 'unset BASH_ENV; for f in /proc/self/fd/*; do f=${f##*/}; [ "$f" -gt 2 ] && eval "exec $f>&-"; done; unset f\n';
+const SHELL_START = 'builtin unset BASH_ENV; for f in /proc/self/fd/*; do f=${f##*/}; builtin [ "$f" -gt 2 ] && builtin eval "exec $f>&-"; done; builtin unset f\n';
 
 export class CommandSandbox {
   private tmp: string | undefined;

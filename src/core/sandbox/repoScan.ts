@@ -73,7 +73,8 @@ export class RepoScan {
     while (stack.length > 0) {
       if (walked >= this.limit) {
         this.folders.clear(); // the next walk starts afresh: what this one skipped was never cached
-        return { repos: await findAll(roots), unsearched: [], reopened };
+        const all = await findAll(roots);
+        return { repos: all.repos, unsearched: [...unsearched, ...all.unsearched], reopened };
       }
       if (breather.due()) await breather.pause();
       const dir = stack.pop()!;
@@ -163,32 +164,45 @@ function listRaw(dir: string): fs.Dirent<Buffer>[] {
   return fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
 }
 
-/** Every `.git` and bare layout under `roots` by the system's find (git folders not entered, links not followed). */
-function findAll(roots: readonly string[]): Promise<string[]> {
+/**
+ * Every `.git` and bare layout under `roots` by the system's find (git folders not entered,
+ * links not followed); what it could not read, and paths that are not UTF-8, as unsearched.
+ */
+function findAll(roots: readonly string[]): Promise<{ repos: string[]; unsearched: string[] }> {
   const find = systemExecutable('find');
   if (!find) return Promise.reject(new RepoScanIncomplete('the workspace is too large to walk, and the system has no find to search it'));
   // `-name .git -prune`: a repository's own folder is not entered; `-name HEAD`: a bare layout, checked below.
   const args = [...roots, '(', '-name', '.git', '-prune', '-print0', ')', '-o', '(', '-name', 'HEAD', '-print0', ')'];
   return new Promise((resolve, reject) => {
-    const child = spawn(find, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(find, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
+    const errors: Buffer[] = [];
     const timer = setTimeout(() => child.kill('SIGKILL'), FIND_TIMEOUT_MS);
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => errors.push(chunk));
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(new RepoScanIncomplete(`the workspace is too large to search for repositories (${error.message})`));
     });
     child.on('close', (_code, signal) => {
       clearTimeout(timer);
-      // find exits 1 when a folder could not be read: what it could read is still listed.
+      // find exits 1 when a folder could not be read: what it could read is still listed, and what it could not is said.
       if (signal) return reject(new RepoScanIncomplete(`the workspace is too large to search for repositories (find was stopped: ${signal})`));
-      const found = Buffer.concat(chunks).toString('utf8').split('\0').filter(Boolean);
+      const unsearched = Buffer.concat(errors).toString('utf8').split('\n').filter(Boolean).map((line) => line.replace(/^[^:]*find: /, ''));
+      const found: string[] = [];
+      const out = Buffer.concat(chunks);
+      for (let start = 0, end; (end = out.indexOf(0, start)) >= 0; start = end + 1) {
+        const raw = out.subarray(start, end);
+        const text = raw.toString('utf8');
+        if (Buffer.from(text, 'utf8').equals(raw)) found.push(text);
+        else unsearched.push(`${text} (its name is not valid UTF-8)`);
+      }
       const repos = found.filter((p) => p.endsWith('/.git'));
       for (const head of found.filter((p) => p.endsWith('/HEAD'))) {
         const dir = head.slice(0, -'/HEAD'.length);
         if (isDir(`${dir}/objects`) && isDir(`${dir}/refs`)) repos.push(dir);
       }
-      resolve(repos.sort());
+      resolve({ repos: repos.sort(), unsearched });
     });
   });
 }

@@ -300,6 +300,11 @@ export function protectedPaths(writable: readonly string[], gitEntries: readonly
         if (rel === '.git') continue; // a repository anywhere is the repository scan's
         const at = path.join(base, rel);
         if (names ? !names.has(rel) : !fs.lstatSync(at, { throwIfNoEntry: false })) absent.set(at, { path: at, dir: !PROTECTED_FILES.has(rel), later: true });
+        else {
+          // A link there: only its target is bound read-only, so the link itself is looked at after.
+          const stat = fs.lstatSync(at, { throwIfNoEntry: false });
+          if (stat?.isSymbolicLink()) links.push({ path: at, target: fs.readlinkSync(at) });
+        }
       }
     }
     // HEAD at the top: with objects/ and refs/ beside it, git takes the folder itself for a repository.

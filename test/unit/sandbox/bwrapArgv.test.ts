@@ -266,6 +266,17 @@ describe('the machine facts of a plan', () => {
     expect(fs.existsSync(mark)).toBe(false);
   });
 
+  test('past its limit, find reports what is not UTF-8 and keeps what the walk found it could not search', async () => {
+    const root = tempDir('peon-sbx-scan-');
+    const odd = Buffer.concat([Buffer.from(`${root}/`), Buffer.from([0x6e, 0xff])]);
+    fs.mkdirSync(odd as unknown as string);
+    fs.mkdirSync(Buffer.concat([odd, Buffer.from('/r/.git')]) as unknown as string, { recursive: true });
+    fs.mkdirSync(path.join(root, 'a/b/c'), { recursive: true });
+    const result = await new RepoScan(2).find([root]);
+    expect(result.repos).toEqual([]);
+    expect(result.unsearched).toEqual([`${root}/n\uFFFD (its name is not valid UTF-8)`, `${root}/n\uFFFD/r/.git (its name is not valid UTF-8)`]);
+  });
+
   test('a folder the walk cannot read is reported; after a command, one of this user\'s own is given back its read and search bits', async () => {
     if (process.getuid?.() === 0) return; // root reads every folder
     const root = tempDir('peon-sbx-scan-');

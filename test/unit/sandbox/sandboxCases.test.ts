@@ -173,6 +173,13 @@ describe.each(runners)('as $name', (runner: Runner) => {
     // A descriptor the command opens itself reaches the shells it starts.
     expect(r.output).toMatch(/^seven$/m);
     expect(r.output).not.toContain('PERSON-BASH-ENV-RAN');
+    // What would make bash skip the script (posix mode) or its loop match nothing is not taken in: a descriptor the host inherited stays closed.
+    const under = ['/bin/bash', '-c', 'exec 200<"$0"; exec "$@"', path.join(runner.home, '.ssh/id_test')];
+    for (const env of [{ POSIXLY_CORRECT: '1' }, { SHELLOPTS: 'noglob' }, { GLOBIGNORE: '*' }]) {
+      const held = await result(runCli(runner, ws, 'bash', { command: 'cat <&200; echo "fd=$?"' }, { under, env }));
+      expect(held.output, JSON.stringify(env)).toMatch(/^fd=1$/m);
+      expect(held.output).not.toContain(SECRET_KEY);
+    }
   });
 
   test('umount of a mask and remount of / read-write are refused', async () => {

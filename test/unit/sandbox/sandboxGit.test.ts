@@ -130,6 +130,20 @@ describe.each(runners)('as $name', (runner: Runner) => {
     expect(r.output).not.toContain('two_old');
   });
 
+  test('two folders swapped: the person\'s .vscode moved with its folder stays, with no note; a link in a folder replaced by a folder is moved aside', async () => {
+    const ws = workspaceFor(runner, { 'a/.vscode/settings.json': '{"mine":1}\n', 'a/x.txt': 'x\n', 'b/y.txt': 'y\n', '.vscode/settings.json': '{}\n', 'c/z.txt': 'z\n' });
+    fs.symlinkSync('../.vscode', path.join(ws, 'c/.vscode'));
+    chown(runner, ws);
+    const r = await result(runCli(runner, ws, 'bash', { command: `mv b z && mv a b; rm c/.vscode && mkdir c/.vscode && echo '{"tasks":1}' > c/.vscode/tasks.json; echo done=$?` }));
+    expect(r.output).toMatch(/^done=0$/m);
+    expect(fs.readFileSync(path.join(ws, 'b/.vscode/settings.json'), 'utf8')).toBe('{"mine":1}\n');
+    expect(blocked(path.join(ws, 'b'), '.vscode')).toEqual([]);
+    expect(r.output).not.toContain(path.join(ws, 'b', '.vscode'));
+    expect(r.output).not.toContain('replaced by a link');
+    expect(blocked(path.join(ws, 'c'), '.vscode')).toHaveLength(1);
+    expect(fs.existsSync(path.join(ws, 'c/.vscode/tasks.json'))).toBe(false);
+  });
+
   test('a repository that cannot be looked at is said, and one made after it is still moved aside; a folder made unreadable is opened again and its workspace file moved aside, with no note per name', async () => {
     if (runner.name === 'root') return; // root searches every folder
     const ws = workspaceFor(runner, { 'sub/README.md': 'x\n' });
