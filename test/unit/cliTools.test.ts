@@ -129,10 +129,11 @@ describe('peon tool', () => {
     fs.chmodSync(root, 0o755);
     fs.chmodSync(path.join(root, 'ro'), 0o755);
     fs.chmodSync(path.join(root, 'ro', 'a.txt'), 0o644);
-    // The bundle is self-contained: a copy where `nobody` can read it, wherever this checkout lives.
+    // A copy where `nobody` can read it, wherever this checkout lives: the bundle, and the page worker it finds beside it.
     const bin = tempDir('peon-cli-');
     fs.chmodSync(bin, 0o755);
     fs.copyFileSync(CLI, path.join(bin, 'cli.js'));
+    fs.copyFileSync(path.join(path.dirname(CLI), 'markdownWorker.js'), path.join(bin, 'markdownWorker.js'));
     fs.chmodSync(path.join(bin, 'cli.js'), 0o755);
     for (const dir of [root, bin]) {
       for (let d = path.dirname(dir); d !== path.dirname(d); d = path.dirname(d)) {

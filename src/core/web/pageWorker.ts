@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import { ToolError } from '../tools/toolError';
 import type { PageMarkdown } from './htmlToMarkdown';
-import { runJob, type JobReply, type PageJob } from './markdownWorker';
+import type { JobReply, PageJob } from './markdownWorker';
 import type { SearchPage } from './searchResults';
 
 /** The worker's heap: a real 10 MiB article converts in about 300 MB; a bomb hits this and only the worker dies. */
@@ -21,7 +21,8 @@ export interface PageWorker {
 
 /** The worker for a script (dist/markdownWorker.js beside the bundle), or this thread when there is none. */
 export function pageWorker(script: string | undefined): PageWorker {
-  const run = script ? (job: PageJob, signal: AbortSignal, timeoutMs: number) => inWorker(script, job, signal, timeoutMs) : async (job: PageJob) => runJob(job);
+  // In this thread the converter is loaded when first asked for (the bundles find it beside them: esbuild.mjs).
+  const run = script ? (job: PageJob, signal: AbortSignal, timeoutMs: number) => inWorker(script, job, signal, timeoutMs) : async (job: PageJob) => (await import('./markdownWorker')).runJob(job);
   return {
     markdown: async (html, base, signal, timeoutMs) => (await run({ kind: 'markdown', html, base: base.href }, signal, timeoutMs)) as PageMarkdown,
     search: async (html, base, max, signal, timeoutMs) => (await run({ kind: 'search', html, base: base.href, max }, signal, timeoutMs)) as SearchPage,

@@ -175,7 +175,7 @@ describe.each(runners)('as $name', (runner: Runner) => {
     expect(r.output).not.toContain('PERSON-BASH-ENV-RAN');
     // What would make bash skip the script (posix mode) or its loop match nothing is not taken in: a descriptor the host inherited stays closed.
     const under = ['/bin/bash', '-c', 'exec 200<"$0"; exec "$@"', path.join(runner.home, '.ssh/id_test')];
-    for (const env of [{ POSIXLY_CORRECT: '1' }, { SHELLOPTS: 'noglob' }, { GLOBIGNORE: '*' }]) {
+    for (const env of [{ POSIXLY_CORRECT: '1' }, { SHELLOPTS: 'noglob' }, { GLOBIGNORE: '*' }] as Record<string, string>[]) {
       const held = await result(runCli(runner, ws, 'bash', { command: 'cat <&200; echo "fd=$?"' }, { under, env }));
       expect(held.output, JSON.stringify(env)).toMatch(/^fd=1$/m);
       expect(held.output).not.toContain(SECRET_KEY);
