@@ -165,6 +165,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.closeChat(true);
     this.resumed = undefined;
     this.session = undefined;
+    // New Chat while the panel's first page was still loading: the chat shown before the reload is not reopened over it.
+    this.parts.history.chosen();
     this.parts.history.shown(undefined);
     this.parts.messages.restore();
     this.parts.trash.restoreIds();
@@ -220,6 +222,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const agents = new AgentStore(this.sessions.agentsDir(id)).load();
     this.resumed = { history: loaded.history, ...(loaded.state ? { state: loaded.state } : {}), agents };
     this.session = id;
+    this.parts.history.chosen();
     this.parts.history.shown(id);
     this.parts.messages.restore(loaded.marks);
     this.parts.trash.restoreIds(loaded.trashed);

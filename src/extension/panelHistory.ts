@@ -61,6 +61,11 @@ export class PanelHistory {
     }
   }
 
+  /** A chat was chosen in this window (New Chat, one resumed) before its first page asked: nothing is reopened over it. */
+  chosen(): void {
+    this.reopened = true;
+  }
+
   /** Once a window (its first page): the chat the panel showed before the window reloaded, if it is still saved. */
   toReopen(): string | undefined {
     if (this.reopened) return undefined;

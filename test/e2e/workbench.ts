@@ -94,8 +94,16 @@ export async function openPeonWorkbench(files: Record<string, string> = {}, user
 export async function openPeonView(page: Page): Promise<FrameLocator> {
   // "Peon", or "Peon - An approval is waiting for you" while its badge shows.
   const tab = page.locator('.activitybar li[role="tab"]', { has: page.locator('a.action-label[aria-label^="Peon"]') });
-  // Clicking the entry of the container already showing would close the side bar.
-  if (!(await tab.evaluate((li) => li.classList.contains('checked')))) await tab.click();
+  // Clicking the entry of the container already showing closes the side bar, and after a reload the
+  // workbench may mark it shown only after it was looked at (the click then closed it): click until it shows.
+  const shown = (): Promise<boolean> => tab.evaluate((li) => li.classList.contains('checked'));
+  await expect
+    .poll(async () => {
+      if (await shown()) return true;
+      await tab.click();
+      return shown();
+    }, { timeout: UI_WAIT })
+    .toBe(true);
   // A webview lives in two nested iframes: VS Code's host frame, then the content frame.
   return page.frameLocator('iframe.webview.ready').frameLocator('iframe');
 }

@@ -44,6 +44,10 @@ describe('history', () => {
     // The next window (a new panel over the same folder) reopens it; not once it is deleted.
     const next = new PanelHistory(new SessionStore(store.dir), () => {}, { current: () => undefined, resume: () => {}, deleteSession: () => {} }, { confirmDelete: async () => false, saveMarkdown: async () => undefined, warn: () => {} });
     expect(next.toReopen()).toBe(id);
+    // New Chat (or another chat resumed) before the window's first page asked: nothing is reopened over it.
+    const chose = new PanelHistory(new SessionStore(store.dir), () => {}, { current: () => undefined, resume: () => {}, deleteSession: () => {} }, { confirmDelete: async () => false, saveMarkdown: async () => undefined, warn: () => {} });
+    chose.chosen();
+    expect(chose.toReopen()).toBeUndefined();
     store.delete(id);
     const after = new PanelHistory(new SessionStore(store.dir), () => {}, { current: () => undefined, resume: () => {}, deleteSession: () => {} }, { confirmDelete: async () => false, saveMarkdown: async () => undefined, warn: () => {} });
     expect(after.toReopen()).toBeUndefined();
