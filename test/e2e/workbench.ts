@@ -96,14 +96,14 @@ export async function openPeonView(page: Page): Promise<FrameLocator> {
   const tab = page.locator('.activitybar li[role="tab"]', { has: page.locator('a.action-label[aria-label^="Peon"]') });
   // Clicking the entry of the container already showing closes the side bar, and after a reload the
   // workbench may mark it shown only after it was looked at (the click then closed it): click until it shows.
+  // (A loop of its own: this also runs in beforeAll hooks, where expect.poll cannot.)
   const shown = (): Promise<boolean> => tab.evaluate((li) => li.classList.contains('checked'));
-  await expect
-    .poll(async () => {
-      if (await shown()) return true;
-      await tab.click();
-      return shown();
-    }, { timeout: UI_WAIT })
-    .toBe(true);
+  for (const deadline = Date.now() + UI_WAIT; !(await shown()); ) {
+    if (Date.now() > deadline) throw new Error('The Peon view did not show after clicking its activity-bar entry');
+    await tab.click();
+    // Shown now, or closed by this click (it was being restored): the loop looks again.
+    await page.locator('.activitybar li[role="tab"].checked', { has: page.locator('a.action-label[aria-label^="Peon"]') }).waitFor({ timeout: 2000 }).catch(() => {});
+  }
   // A webview lives in two nested iframes: VS Code's host frame, then the content frame.
   return page.frameLocator('iframe.webview.ready').frameLocator('iframe');
 }
