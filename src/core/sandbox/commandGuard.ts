@@ -110,7 +110,7 @@ export async function settle(guard: CommandGuard, repos: () => Promise<RepoScanR
         }
         const names = namesIn(base);
         if (!names) return void unchecked.add(base);
-        for (const file of codeWorkspaceFiles(base)) careful(file, () => !guard.codeWorkspaces.has(identity(file)) && made.add(file));
+        for (const file of codeWorkspaceFiles(base, names)) careful(file, () => !guard.codeWorkspaces.has(identity(file)) && made.add(file));
       });
     }
   }

@@ -229,11 +229,9 @@ export function writableFolders(folders: readonly string[], home: string | undef
  * apply when one is opened, as `.vscode`'s do. Any name will do, so a new one cannot be
  * covered before a command runs: it is looked for after (commandGuard.ts).
  */
-export function codeWorkspaceFiles(dir: string): string[] {
-  return [...(namesIn(dir) ?? [])].filter(isCodeWorkspace).map((name) => path.join(dir, name));
+export function codeWorkspaceFiles(dir: string, names = namesIn(dir)): string[] {
+  return [...(names ?? [])].filter((name) => name.endsWith('.code-workspace')).map((name) => path.join(dir, name));
 }
-
-const isCodeWorkspace = (name: string): boolean => name.endsWith('.code-workspace');
 
 
 
@@ -285,7 +283,7 @@ export function protectedPaths(writable: readonly string[], gitEntries: readonly
       const names = namesIn(base);
       listed.set(base, names);
       for (const rel of PROTECTED_IN_WORKSPACE) if (!names || names.has(rel)) add(path.join(base, rel));
-      codeWorkspaces.push(...(names ? [...names].filter(isCodeWorkspace).map((name) => path.join(base, name)) : codeWorkspaceFiles(base)));
+      codeWorkspaces.push(...codeWorkspaceFiles(base, names));
     }
     for (const rel of PROTECTED_IN_WORKSPACE) {
       const at = path.join(root, rel);
